@@ -20,10 +20,16 @@ from rend_equiv_dataset.errors import InputError
 
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
+    "score": "score",
+    "simulate": "simulate",
+    "submit": "submit",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
+    "score": "score",
+    "simulate": "simulate",
+    "submit": "submit",
 }
 
 

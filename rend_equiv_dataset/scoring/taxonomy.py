@@ -38,9 +38,15 @@ _EXACT = 1e-6
 
 
 def fit_error(pairs: Sequence[tuple[float | str, ParsedAnswer]], answer_type: str) -> tuple[str, Transform | None]:
-    """Fit one error map to (correct answer, model answer) pairs; returns (class, map or None)."""
-    if any(answer is None for _, answer in pairs) or not pairs:
+    """Fit one error map to (correct answer, model answer) pairs; returns (class, map or None).
+
+    The first pair is the base rendering's; when its answer is unparseable
+    the class is ``unparseable``. Other unparseable answers (say, a label
+    that is not on the edited chart) carry no value to fit and are skipped.
+    """
+    if not pairs or pairs[0][1] is None:
         return "unparseable", None
+    pairs = [(t, a) for t, a in pairs if a is not None]
     if answer_type == "label":
         return _fit_labels([(str(t), str(a)) for t, a in pairs])
     return _fit_affine([(float(t), float(a)) for t, a in pairs])  # type: ignore[arg-type]
