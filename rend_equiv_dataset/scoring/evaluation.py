@@ -30,7 +30,7 @@ NUMERIC_EDITS = ("scale", "offset")
 NON_NUMERIC_EDITS = ("swap", "zoom")
 PROBABILITY_SIGNALS = frozenset({"ecs", "rea", "combined", "self_consistency", "logprob"})
 CV_GRID = tuple(round(0.05 * k, 2) for k in range(1, 21))
-Stat = Callable[[NDArray[np.float64]], NDArray[np.float64]]
+Stat = Callable[[m.Weights], NDArray[np.float64]]
 
 
 @dataclass
@@ -81,20 +81,28 @@ class Bootstrap:
         self.codes, self.n_clusters = cluster_codes(templates)
         self.n_resamples, self.seed = n_resamples, seed
         self.stats: dict[str, Stat] = {}
+        self.differences: dict[str, tuple[str, str]] = {}
 
     def add(self, key: str, stat: Stat) -> None:
         self.stats[key] = stat
 
+    def add_difference(self, key: str, left: str, right: str) -> None:
+        """A statistic that is ``left − right`` of two added ones, resample by resample."""
+        self.differences[key] = (left, right)
+
     def run(self) -> dict[str, dict[str, float | list[float] | None]]:
         """Point value and 95% percentile interval of every statistic."""
-        n_rows = len(self.codes)
-        points = {k: float(f(np.ones((1, n_rows)))[0]) for k, f in self.stats.items()}
+        point = m.Weights.point(self.codes, self.n_clusters)
+        points = {k: float(f(point)[0]) for k, f in self.stats.items()}
         samples: dict[str, list[NDArray[np.float64]]] = {k: [] for k in self.stats}
         if self.n_resamples > 0 and self.n_clusters > 0:
             for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
-                weights = counts[:, self.codes]
+                weights = m.Weights(counts.astype(np.float32), self.codes)
                 for key, stat in self.stats.items():
                     samples[key].append(stat(weights))
+        for key, (left, right) in self.differences.items():
+            points[key] = points[left] - points[right]
+            samples[key] = [a - b for a, b in zip(samples[left], samples[right])]
         out: dict[str, dict[str, float | list[float] | None]] = {}
         for key, point in points.items():
             ci = percentile_interval(np.concatenate(samples[key])) if samples[key] else (math.nan, math.nan)
@@ -109,24 +117,24 @@ def _num(value: float) -> float | None:
 def _subset(stat: Callable[..., NDArray[np.float64]], mask: NDArray[np.bool_], *arrays: NDArray) -> Stat:
     """A statistic on the rows in ``mask`` only."""
     picked = [a[mask] for a in arrays]
-    return lambda W: stat(W[:, mask], *picked)
+    return lambda W: stat(W.subset(mask), *picked)
 
 
-def _ecs_budget(cols: Columns, threshold: float) -> Callable[[NDArray[np.float64]], NDArray[np.float64]]:
+def _ecs_budget(cols: Columns, threshold: float) -> Stat:
     flagged_correct = (cols.signals["ecs"] < threshold) & cols.correct
-    return lambda W: W @ flagged_correct.astype(np.float64)
+    return lambda W: W.sums(flagged_correct.astype(np.float64))
 
 
 def _matched(cols: Columns, name: str, threshold: float) -> Stat:
     values = cols.signals[name]
     if name == "ecs":
         flagged = (values < threshold).astype(np.float64)
-        return lambda W: m.weighted_mean(W[:, cols.ibem], flagged[cols.ibem])
+        return lambda W: m.weighted_mean(W.subset(cols.ibem), flagged[cols.ibem])
     have = ~np.isnan(values)
     budget = _ecs_budget(cols, threshold)
     correct_share = _correct_share(cols, have)
     return lambda W: m.matched_fpr_detection(
-        W[:, have], values[have], cols.correct[have], cols.ibem[have], budget(W) * correct_share(W)
+        W.subset(have), values[have], cols.correct[have], cols.ibem[have], budget(W) * correct_share(W)
     )
 
 
@@ -135,10 +143,10 @@ def _correct_share(cols: Columns, have: NDArray[np.bool_]) -> Stat:
     correct = cols.correct.astype(np.float64)
     with_signal = (cols.correct & have).astype(np.float64)
 
-    def share(W: NDArray[np.float64]) -> NDArray[np.float64]:
-        total = W @ correct
+    def share(W: m.Weights) -> NDArray[np.float64]:
+        total = W.sums(correct)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(total > 0, (W @ with_signal) / np.where(total > 0, total, 1), 0.0)
+            return np.where(total > 0, W.sums(with_signal) / np.where(total > 0, total, 1), 0.0)
 
     return share
 
@@ -158,8 +166,7 @@ def add_headline_stats(boot: Bootstrap, cols: Columns, threshold: float) -> None
             if conf is not None:
                 boot.add(f"{name}.{region}.ece", _subset(m.ece, mask, cols.correct, conf))
         boot.add(f"ibem.detection.{name}", _matched(cols, name, threshold))
-    rea, combined = cols.signals["rea"], cols.signals["combined"]
-    boot.add("combined_gain.auroc", lambda W: m.auroc(W, cols.correct, combined) - m.auroc(W, cols.correct, rea))
+    boot.add_difference("combined_gain.auroc", "combined.all.auroc", "rea.all.auroc")
 
 
 def signal_table(stats: dict, cols: Columns) -> dict[str, dict]:
@@ -204,9 +211,10 @@ def detection_by_edit(
     edits = sorted({g for s in scores for g in s.residuals})
     boot = Bootstrap(templates, n_resamples, seed)
     table: dict[str, dict] = {}
+    flags = [s.residual_flags() if s.ibem else {} for s in scores]
     for g in edits:
-        has = np.array([s.ibem and g in s.residuals for s in scores])
-        hit = np.array([s.ibem and s.residual_flags().get(g, False) for s in scores], dtype=np.float64)
+        has = np.array([g in f for f in flags])
+        hit = np.array([f.get(g, False) for f in flags], dtype=np.float64)
         boot.add(g, _subset(m.weighted_mean, has, hit))
         n, flagged = int(has.sum()), int(hit.sum())
         exact = binomtest(flagged, n).proportion_ci(method="exact") if n else None
@@ -342,7 +350,7 @@ def per_seed(scores: Sequence[InstanceScore], cols: Columns, threshold: float) -
 def _seed_auroc(correct: NDArray[np.bool_], values: NDArray[np.float64], mask: NDArray[np.bool_]) -> float | None:
     if not mask.any():
         return None
-    return _num(float(m.auroc(np.ones((1, int(mask.sum()))), correct[mask], values[mask])[0]))
+    return _num(float(m.auroc(m.Weights.unit(int(mask.sum())), correct[mask], values[mask])[0]))
 
 
 def matched_cycle(scores: Sequence[InstanceScore]) -> dict | None:
