@@ -88,6 +88,25 @@ class JointCentralizer:
             return sorted(tuple(int(x) for x in row) for row in rows)
         return sorted(self._iter_members())
 
+    def describe(self, labels: Sequence[str]) -> str:
+        """The structure in words: which labels move among which, and the factors of the order.
+
+        >>> joint_centralizer([(1, 0, 2, 3, 4, 5)], 6).describe("ABCDEF")
+        'A, B map among themselves (2 ways); C, D, E, F are permuted freely (4!); 2 · 4! = 48'
+        >>> joint_centralizer([(1, 2, 3, 0)], 4).describe("ABCD")
+        'A, B, C, D map among themselves (4 ways); 4'
+        """
+        if self._classes is None:
+            return f"{self.order} permutations found by enumeration"
+        parts, factors = [], []
+        for cls in self._classes:
+            phrase, factor = _class_phrase(cls, labels)
+            parts.append(phrase)
+            if factor:
+                factors.append(factor)
+        formula = " · ".join(factors) if factors else "1"
+        return "; ".join(parts) + f"; {formula}" + (f" = {self.order}" if len(factors) > 1 else "")
+
     def _iter_members(self) -> Iterator[Perm]:
         per_class = [list(_class_members(c, self._maps, self._colors)) for c in self._classes or ()]
         for parts in itertools.product(*per_class):
@@ -96,6 +115,28 @@ class JointCentralizer:
                 for x, y in part.items():
                     sigma[x] = y
             yield tuple(sigma)
+
+
+def _class_phrase(cls: _OrbitClass, labels: Sequence[str]) -> tuple[str, str]:
+    """Words and the factor n! · a^n for one class of isomorphic orbits ('' when the factor is 1)."""
+    n, a = len(cls.orbits), cls.automorphisms
+    size = len(cls.orbits[0])
+    if size == 1:
+        names = _names([o[0] for o in cls.orbits], labels)
+        return (f"{names} fixed", "") if n == 1 else (f"{names} are permuted freely ({n}!)", f"{n}!")
+    if n == 1:
+        names = _names(cls.orbits[0], labels)
+        return (f"{names} fixed", "") if a == 1 else (f"{names} map among themselves ({a} ways)", str(a))
+    groups = ", ".join("{" + _names(o, labels) + "}" for o in cls.orbits)
+    factor = f"{n}!" + (f" · {a}^{n}" if a > 1 else "")
+    return f"the groups {groups} are exchanged ({n}!), each in {a} ways", factor
+
+
+def _names(points: Sequence[int], labels: Sequence[str], show: int = 8) -> str:
+    names = [labels[x] for x in points]
+    if len(names) <= show:
+        return ", ".join(names)
+    return ", ".join(names[: show - 2]) + f", …, {names[-1]} ({len(names)} labels)"
 
 
 def joint_centralizer(maps: Sequence[Perm], m: int) -> JointCentralizer:
