@@ -105,7 +105,8 @@ class JointCentralizer:
             if factor:
                 factors.append(factor)
         formula = " · ".join(factors) if factors else "1"
-        return "; ".join(parts) + f"; {formula}" + (f" = {self.order}" if len(factors) > 1 else "")
+        total = f" = {self.order}" if len(factors) > 1 and self.order < 10**12 else ""
+        return "; ".join(parts) + f"; {formula}{total}"
 
     def _iter_members(self) -> Iterator[Perm]:
         per_class = [list(_class_members(c, self._maps, self._colors)) for c in self._classes or ()]

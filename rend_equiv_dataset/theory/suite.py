@@ -137,7 +137,7 @@ class SuiteAnalysis:
         where = f" on {self.m} labels" if self.m is not None else ""
         if self.error_class is ErrorClass.PERMUTATION:
             count, total = self.result.undetectable_count or 0, self.class_size or 1
-            size = f"{count} of {total} label permutations ({count / total:.3g} of S_{self.m})"
+            size = f"{_readable(count)} of {self.m}! = {_readable(total)} label permutations ({count / total:.3g})"
         else:
             size = "1 affine error" if self.result.complete else "infinitely many affine errors"
         first = f"The suite {', '.join(self.suite)}{where} leaves {size} undetectable: {self.result.description}."
@@ -146,7 +146,8 @@ class SuiteAnalysis:
         if self.best_addition is None:
             return first + " No single library edit would shrink it."
         add = self.best_addition
-        left = add.result.undetectable_count if add.result.undetectable_count is not None else add.result.description
+        count = add.result.undetectable_count
+        left = _readable(count) if count is not None else add.result.description
         verdict = "complete" if add.result.complete else "not complete"
         labels = default_labels(self.m) if self.m is not None else None
         return first + f" Adding {add.edit_type} {_show(add.transform, labels)} would leave {left} ({verdict})."
@@ -345,6 +346,18 @@ def _show(transform: Transform, labels: Sequence[str] | None) -> str:
         shift = "" if transform.shift == 0.0 else f" {'+' if transform.shift > 0 else '−'} {abs(transform.shift):g}"
         return f"a ↦ {scale}{shift}"
     return to_json(transform)
+
+
+def _readable(count: int) -> str:
+    """Exact up to 12 digits, then in scientific form (JSON keeps the exact integer).
+
+    >>> _readable(48), _readable(2 * 10**40)
+    ('48', '≈2.000e40')
+    """
+    digits = str(count)
+    if len(digits) <= 12:
+        return digits
+    return f"≈{digits[0]}.{digits[1:4]}e{len(digits) - 1}"
 
 
 def _factorial(m: int) -> int:

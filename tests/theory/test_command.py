@@ -27,7 +27,7 @@ def test_registered():
 def test_human_output_explains_in_sentences(capsys):
     code, out, _ = run(capsys, "--error-class", "permutation", "--labels", "6", "--suite", "swap,zoom")
     assert code == 0
-    assert out.startswith("The suite swap, zoom on 6 labels leaves 48 of 720 label permutations")
+    assert out.startswith("The suite swap, zoom on 6 labels leaves 48 of 6! = 720 label permutations")
     assert "Adding cycle" in out
 
 
@@ -35,7 +35,7 @@ def test_human_output_mentions_composition(capsys):
     code, out, _ = run(capsys, "--error-class", "permutation", "--labels", "5", "--suite", "swap,cycle")
     assert code == 0
     assert "complete for the permutation class" in out
-    assert "Composed into one edit they would leave 4 undetectable" in out
+    assert "Composed into one edit they would leave more undetectable (4)" in out
 
 
 def test_json_permutation(capsys):
