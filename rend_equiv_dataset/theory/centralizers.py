@@ -55,7 +55,7 @@ class _OrbitClass:
     @property
     def order(self) -> int:
         n = len(self.orbits)
-        return math.factorial(n) * self.automorphisms**n
+        return math.factorial(n) * math.prod([self.automorphisms] * n)
 
 
 @dataclass(frozen=True)
@@ -292,7 +292,10 @@ def _extend(x0: int, y0: int, perms: Sequence[Perm], colors: Sequence[int]) -> d
     return sigma
 
 
-def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[int]) -> tuple:
+OrbitKey = tuple[int, tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+
+def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[int]) -> OrbitKey:
     """An isomorphism invariant of an orbit: size, colours, each generator's cycle lengths on it."""
     members = set(orbit)
     lengths = []
@@ -312,7 +315,7 @@ def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[i
 
 
 def _orbit_classes(perms: Sequence[Perm], colors: Sequence[int], m: int) -> list[_OrbitClass]:
-    groups: dict[tuple, list[list[tuple[int, ...]]]] = {}
+    groups: dict[OrbitKey, list[list[tuple[int, ...]]]] = {}
     for orbit in _orbits(perms, m):
         classes = groups.setdefault(_orbit_key(orbit, perms, colors), [])
         for members in classes:

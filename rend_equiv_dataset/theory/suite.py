@@ -146,8 +146,8 @@ class SuiteAnalysis:
         if self.best_addition is None:
             return first + " No single library edit would shrink it."
         add = self.best_addition
-        count = add.result.undetectable_count
-        left = _readable(count) if count is not None else add.result.description
+        added = add.result.undetectable_count
+        left = _readable(added) if added is not None else add.result.description
         verdict = "complete" if add.result.complete else "not complete"
         labels = default_labels(self.m) if self.m is not None else None
         return first + f" Adding {add.edit_type} {_show(add.transform, labels)} would leave {left} ({verdict})."
@@ -248,8 +248,8 @@ def _label_candidates(labels: tuple[str, ...]) -> list[tuple[str, Transform]]:
     """Library label edits to try adding: every pair for swap and delete_max when m is small."""
     m = len(labels)
     if m <= SEARCH_ALL_PAIRS_MAX_M:
-        swaps = [LabelMap.from_pairs({a: b, b: a}) for a, b in itertools.combinations(labels, 2)]
-        deletes = [LabelMap.from_pairs({a: b}) for a, b in itertools.permutations(labels, 2)]
+        swaps: list[Transform] = [LabelMap.from_pairs({a: b, b: a}) for a, b in itertools.combinations(labels, 2)]
+        deletes: list[Transform] = [LabelMap.from_pairs({a: b}) for a, b in itertools.permutations(labels, 2)]
     else:
         swaps, deletes = [edit_transform("swap", labels=labels)], [edit_transform("delete_max", labels=labels)]
     return (
