@@ -71,7 +71,12 @@ def answer_distance(answer: Answer, target: Answer) -> float:
 def commutes(error: Transform, phi: Transform, *, tau: float = 0.0, at: float | str | None = None) -> bool:
     """Whether the error escapes the edit: d(e(φ(a*)), φ(e(a*))) ≤ τ (Lemma 1).
 
-    See the module docstring for what ``at`` means for each kind.
+    ``at`` is the correct answer a*. Numbers (affine error and edit): ignored at
+    τ = 0, where the commutator is the same at every answer (Theorem 4);
+    required for τ > 0, where the distance is relative to the target. Labels
+    (permutations and non-bijective maps such as delete_max): ``None`` asks
+    whether the maps commute on every label; a label asks at that answer only.
+    An identity, or an affine map against a label map, always commutes.
 
     >>> commutes(Affine(1.0, 1.0), Affine(2.0, 0.0), tau=0.05, at=100.0)   # residual 1 on a target of 202
     True

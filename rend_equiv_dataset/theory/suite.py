@@ -118,6 +118,18 @@ class SuiteAnalysis:
     def complete(self) -> bool:
         return self.result.complete
 
+    @property
+    def undetectable_fraction(self) -> float | None:
+        """|U| / m! for permutations: the share a uniform label error escapes with (Theorem 7 (iii)).
+
+        >>> analyze_suite("permutation", ["cycle"], m=6).undetectable_fraction == 6 / 720
+        True
+        """
+        count = self.result.undetectable_count
+        if self.class_size is None or count is None:
+            return None
+        return count / self.class_size
+
     def to_json_dict(self) -> dict[str, Any]:
         """The ``--json`` object of ``rend-equiv theory``."""
         return {
@@ -128,6 +140,7 @@ class SuiteAnalysis:
             "suite": list(self.suite),
             "method": self.method,
             "class_size": self.class_size,
+            "undetectable_fraction": self.undetectable_fraction,
             "best_addition": self.best_addition.to_json_dict() if self.best_addition else None,
             "composed": self.composed.to_json_dict() if self.composed else None,
         }
@@ -137,7 +150,8 @@ class SuiteAnalysis:
         where = f" on {self.m} labels" if self.m is not None else ""
         if self.error_class is ErrorClass.PERMUTATION:
             count, total = self.result.undetectable_count or 0, self.class_size or 1
-            size = f"{_readable(count)} of {self.m}! = {_readable(total)} label permutations ({count / total:.3g})"
+            share = f"{self.undetectable_fraction:.3g}"
+            size = f"{_readable(count)} of {self.m}! = {_readable(total)} label permutations ({share})"
         else:
             size = "1 affine error" if self.result.complete else "infinitely many affine errors"
         first = f"The suite {', '.join(self.suite)}{where} leaves {size} undetectable: {self.result.description}."
