@@ -141,3 +141,20 @@ def test_commuting_is_symmetric(alpha, beta, c, d):
     e, phi = Affine(alpha, beta), Affine(c, d)
     assume(abs(commutator_residual(e, phi)) > 1e-6 or commutes_exactly(e, phi))
     assert commutes_exactly(e, phi) == commutes_exactly(phi, e)
+
+
+@given(
+    alpha=st.floats(-3, 3),
+    beta=st.floats(-20, 20),
+    a=st.floats(-100, 100),
+    tau=st.floats(0.001, 0.5),
+    name=st.sampled_from(["scale", "offset"]),
+)
+def test_region_at_one_answer_agrees_with_commutes(alpha, beta, a, tau, name):
+    """The τ > 0 rule has one meaning: the region over [a*, a*] is the commutes(…, at=a*) test."""
+    from rend_equiv_dataset.theory import commutes, edit_transform
+
+    phi, error = edit_transform(name), Affine(alpha, beta)
+    slack = AffineToleranceRegion((phi,), tau, a, a).slack(error, phi)
+    assume(abs(abs(commutator_residual(error, phi)) - slack) > 1e-9 * (1 + slack))  # not on the boundary
+    assert AffineToleranceRegion((phi,), tau, a, a).contains(error) == commutes(error, phi, tau=tau, at=a)
