@@ -129,8 +129,9 @@ def _class_phrase(cls: _OrbitClass, labels: Sequence[str]) -> tuple[str, str]:
         names = _names(cls.orbits[0], labels)
         return (f"{names} fixed", "") if a == 1 else (f"{names} map among themselves ({a} ways)", str(a))
     groups = ", ".join("{" + _names(o, labels) + "}" for o in cls.orbits)
-    factor = f"{n}!" + (f" · {a}^{n}" if a > 1 else "")
-    return f"the groups {groups} are exchanged ({n}!), each in {a} ways", factor
+    if a == 1:
+        return f"the groups {groups} are exchanged ({n}!)", f"{n}!"
+    return f"the groups {groups} are exchanged ({n}!), each in {a} ways", f"{n}! · {a}^{n}"
 
 
 def _names(points: Sequence[int], labels: Sequence[str], show: int = 8) -> str:
