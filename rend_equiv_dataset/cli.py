@@ -20,6 +20,7 @@ from rend_equiv_dataset.errors import InputError
 
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
+    "theory": "theory",
     "score": "score",
     "simulate": "simulate",
     "submit": "submit",
@@ -27,9 +28,6 @@ COMMANDS: dict[str, str] = {
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
-    "score": "score",
-    "simulate": "simulate",
-    "submit": "submit",
 }
 
 

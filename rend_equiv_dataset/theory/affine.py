@@ -135,7 +135,8 @@ class AffineUndetectable:
         if q == 0.0:
             return "{a ↦ a + β : β ∈ ℝ} (pure offset errors)"
         k = _short(p / q)
-        return f"{{a ↦ α·a + {k}·(1 − α) : α ∈ ℝ}} (errors that fix the answer {k})"
+        shown = f"({k})" if p / q < 0 else k
+        return f"{{a ↦ α·a + {shown}·(1 − α) : α ∈ ℝ}} (errors that fix the answer {k})"
 
 
 def affine_undetectable(phis: Sequence[Transform]) -> AffineUndetectable:

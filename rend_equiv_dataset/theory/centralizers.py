@@ -55,7 +55,7 @@ class _OrbitClass:
     @property
     def order(self) -> int:
         n = len(self.orbits)
-        return math.factorial(n) * self.automorphisms**n
+        return math.factorial(n) * math.prod([self.automorphisms] * n)
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,26 @@ class JointCentralizer:
             return sorted(tuple(int(x) for x in row) for row in rows)
         return sorted(self._iter_members())
 
+    def describe(self, labels: Sequence[str]) -> str:
+        """The structure in words: which labels move among which, and the factors of the order.
+
+        >>> joint_centralizer([(1, 0, 2, 3, 4, 5)], 6).describe("ABCDEF")
+        'A, B map among themselves (2 ways); C, D, E, F are permuted freely (4!); 2 · 4! = 48'
+        >>> joint_centralizer([(1, 2, 3, 0)], 4).describe("ABCD")
+        'A, B, C, D map among themselves (4 ways); 4'
+        """
+        if self._classes is None:
+            return f"{self.order} permutations found by enumeration"
+        parts, factors = [], []
+        for cls in self._classes:
+            phrase, factor = _class_phrase(cls, labels)
+            parts.append(phrase)
+            if factor:
+                factors.append(factor)
+        formula = " · ".join(factors) if factors else "1"
+        total = f" = {self.order}" if len(factors) > 1 and self.order < 10**12 else ""
+        return "; ".join(parts) + f"; {formula}{total}"
+
     def _iter_members(self) -> Iterator[Perm]:
         per_class = [list(_class_members(c, self._maps, self._colors)) for c in self._classes or ()]
         for parts in itertools.product(*per_class):
@@ -96,6 +116,29 @@ class JointCentralizer:
                 for x, y in part.items():
                     sigma[x] = y
             yield tuple(sigma)
+
+
+def _class_phrase(cls: _OrbitClass, labels: Sequence[str]) -> tuple[str, str]:
+    """Words and the factor n! · a^n for one class of isomorphic orbits ('' when the factor is 1)."""
+    n, a = len(cls.orbits), cls.automorphisms
+    size = len(cls.orbits[0])
+    if size == 1:
+        names = _names([o[0] for o in cls.orbits], labels)
+        return (f"{names} fixed", "") if n == 1 else (f"{names} are permuted freely ({n}!)", f"{n}!")
+    if n == 1:
+        names = _names(cls.orbits[0], labels)
+        return (f"{names} fixed", "") if a == 1 else (f"{names} map among themselves ({a} ways)", str(a))
+    groups = ", ".join("{" + _names(o, labels) + "}" for o in cls.orbits)
+    if a == 1:
+        return f"the groups {groups} are exchanged ({n}!)", f"{n}!"
+    return f"the groups {groups} are exchanged ({n}!), each in {a} ways", f"{n}! · {a}^{n}"
+
+
+def _names(points: Sequence[int], labels: Sequence[str], show: int = 8) -> str:
+    names = [labels[x] for x in points]
+    if len(names) <= show:
+        return ", ".join(names)
+    return ", ".join(names[: show - 2]) + f", …, {names[-1]} ({len(names)} labels)"
 
 
 def joint_centralizer(maps: Sequence[Perm], m: int) -> JointCentralizer:
@@ -250,7 +293,10 @@ def _extend(x0: int, y0: int, perms: Sequence[Perm], colors: Sequence[int]) -> d
     return sigma
 
 
-def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[int]) -> tuple:
+OrbitKey = tuple[int, tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]]
+
+
+def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[int]) -> OrbitKey:
     """An isomorphism invariant of an orbit: size, colours, each generator's cycle lengths on it."""
     members = set(orbit)
     lengths = []
@@ -270,7 +316,7 @@ def _orbit_key(orbit: tuple[int, ...], perms: Sequence[Perm], colors: Sequence[i
 
 
 def _orbit_classes(perms: Sequence[Perm], colors: Sequence[int], m: int) -> list[_OrbitClass]:
-    groups: dict[tuple, list[list[tuple[int, ...]]]] = {}
+    groups: dict[OrbitKey, list[list[tuple[int, ...]]]] = {}
     for orbit in _orbits(perms, m):
         classes = groups.setdefault(_orbit_key(orbit, perms, colors), [])
         for members in classes:

@@ -71,7 +71,12 @@ def answer_distance(answer: Answer, target: Answer) -> float:
 def commutes(error: Transform, phi: Transform, *, tau: float = 0.0, at: float | str | None = None) -> bool:
     """Whether the error escapes the edit: d(e(φ(a*)), φ(e(a*))) ≤ τ (Lemma 1).
 
-    See the module docstring for what ``at`` means for each kind.
+    ``at`` is the correct answer a*. Numbers (affine error and edit): ignored at
+    τ = 0, where the commutator is the same at every answer (Theorem 4);
+    required for τ > 0, where the distance is relative to the target. Labels
+    (permutations and non-bijective maps such as delete_max): ``None`` asks
+    whether the maps commute on every label; a label asks at that answer only.
+    An identity, or an affine map against a label map, always commutes.
 
     >>> commutes(Affine(1.0, 1.0), Affine(2.0, 0.0), tau=0.05, at=100.0)   # residual 1 on a target of 202
     True
@@ -110,9 +115,11 @@ def suite_detection_probability(
     >>> round(suite_detection_probability([swap], errors), 4), suite_detection_probability([swap, cycle], errors)
     (0.9, 0.9916666666666667)
     """
-    weights = _normalised(errors)
-    escaped = math.fsum(w for w, (_, e) in zip(weights, errors) if all(commutes(e, p, tau=tau, at=at) for p in phis))
-    return max(0.0, 1.0 - escaped)
+    weights = _weights(errors)
+    detected = math.fsum(
+        w for w, (_, e) in zip(weights, errors) if not all(commutes(e, p, tau=tau, at=at) for p in phis)
+    )
+    return detected / math.fsum(weights)
 
 
 def uniform_permutations(labels: Sequence[str], weight: float = 1.0) -> list[tuple[float, Transform]]:
@@ -140,7 +147,7 @@ def mixture(*parts: tuple[float, ErrorDistribution]) -> list[tuple[float, Transf
     >>> len(mix), math.fsum(w for w, _ in mix)
     (8, 1.0)
     """
-    out = []
+    out: list[tuple[float, Transform]] = []
     for weight, errors in parts:
         if not (math.isfinite(weight) and weight >= 0.0):
             raise InputError(f"a part's weight must be a finite number >= 0, got {weight!r}", field="weight")
@@ -241,6 +248,12 @@ def _labels_commute(error: LabelMap, phi: LabelMap, tau: float, at: float | str 
 
 
 def _normalised(errors: ErrorDistribution) -> list[float]:
+    weights = _weights(errors)
+    total = math.fsum(weights)
+    return [w / total for w in weights]
+
+
+def _weights(errors: ErrorDistribution) -> list[float]:
     if len(errors) == 0:
         raise InputError("the error distribution is empty", field="errors")
     weights = []
@@ -251,7 +264,6 @@ def _normalised(errors: ErrorDistribution) -> list[float]:
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight) or weight < 0:
             raise InputError(f"entry {index} needs a finite weight >= 0, got {weight!r}", field="errors")
         weights.append(float(weight))
-    total = math.fsum(weights)
-    if total <= 0.0:
+    if math.fsum(weights) <= 0.0:
         raise InputError("the error weights sum to 0; at least one must be positive", field="errors")
-    return [w / total for w in weights]
+    return weights
