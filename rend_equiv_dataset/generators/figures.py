@@ -27,7 +27,7 @@ from rend_equiv_dataset.charts.answers import format_answer, parse_target
 from rend_equiv_dataset.charts.data import ChartData, Family
 from rend_equiv_dataset.charts.families import FAMILIES, sample_chart
 from rend_equiv_dataset.charts.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
-from rend_equiv_dataset.edits.controls import violations
+from rend_equiv_dataset.edits.controls import chart_has_min_gaps, violations
 from rend_equiv_dataset.edits.operators import OPERATORS
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import IDENTITY, Answer, Transform
@@ -61,6 +61,16 @@ class Edit:
     transform: Transform
     data: ChartData
     target: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form; ``transform`` as its DESIGN §7.2 object."""
+        return {
+            "edit_type": self.edit_type,
+            "params": dict(self.params),
+            "transform": self.transform.to_dict(),
+            "data": self.data.to_dict(),
+            "target": self.target,
+        }
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,24 @@ class Instance:
             if e.edit_type == edit_type:
                 return e
         raise KeyError(edit_type)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (``json.dumps(..., sort_keys=True)`` gives canonical bytes)."""
+        return {
+            "instance_id": self.instance_id,
+            "data_seed": self.data_seed,
+            "index": self.index,
+            "template_id": self.template_id,
+            "family": self.family.value,
+            "question_type": self.question_type,
+            "question": self.question,
+            "target": self.target,
+            "answer_type": self.answer_type,
+            "labels": list(self.labels),
+            "data": self.data.to_dict(),
+            "edits": [e.to_dict() for e in self.edits],
+            "question_params": dict(self.question_params),
+        }
 
 
 # --- generation ---------------------------------------------------------------------------------
@@ -224,6 +252,8 @@ def _build(rng: np.random.Generator, family: Family, question_type: str, kinds: 
     suite = _suite(question_type, kinds)
     for _ in range(MAX_ATTEMPTS):
         data = sample_chart(family, rng, categories)
+        if not chart_has_min_gaps(data):
+            continue
         question = pose(question_type, data, rng)
         edits = []
         for kind in suite:
