@@ -12,6 +12,7 @@ from rend_equiv_dataset.charts.questions import (
     question_text,
     transform_for,
 )
+from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap
 
 WORDS = (("category_noun", "country"), ("quantity", "exports"), ("topic", "exports"))
@@ -151,3 +152,24 @@ def test_pose_draws_valid_questions():
 def test_question_params_round_trip():
     q = Question("compare", "2024", ("Peru", "France"))
     assert Question.from_params("compare", q.params()) == q
+    assert Question.from_params("argmax", {"series": "s", "categories": []}) == Question("argmax", "s", ())
+
+
+@pytest.mark.parametrize(
+    ("qtype", "params", "field"),
+    [
+        ("mean", {"series": "s", "categories": []}, "question_type"),
+        ("value", ["s", ["A"]], "question_params"),
+        ("value", {"categories": ["A"]}, "question_params.series"),
+        ("value", {"series": 3, "categories": ["A"]}, "question_params.series"),
+        ("value", {"series": "s"}, "question_params.categories"),
+        ("value", {"series": "s", "categories": "A"}, "question_params.categories"),
+        ("value", {"series": "s", "categories": ["A", "B"]}, "question_params.categories"),
+        ("compare", {"series": "s", "categories": ["A", "A"]}, "question_params.categories"),
+        ("compare", {"series": "s", "categories": ["A", 2]}, "question_params.categories"),
+    ],
+)
+def test_bad_question_params_raise_input_error(qtype, params, field):
+    with pytest.raises(InputError) as err:
+        Question.from_params(qtype, params)
+    assert err.value.field == field
