@@ -82,6 +82,8 @@ def check_instance(inst: Instance) -> None:
         assert (edit.transform == IDENTITY) == (edit.edit_type == "zoom")
         if edit.edit_type != "zoom":
             assert edit.target != inst.target
+        else:  # zoom changes the value-axis range and nothing else
+            assert edit.data.value_range is not None and edit.data.replace(value_range=None) == inst.data
         # difficulty controls in the edited data
         assert chart_has_min_gaps(edit.data)
         assert len(edit.data.series) == len(inst.data.series)
