@@ -171,6 +171,10 @@ class EquivarianceError(RuntimeError):
     """An edit breaks a*(g(D), q) = φ_g(a*(D, q)): a bug in an operator or a φ rule."""
 
 
+class StringLawError(ValueError):
+    """The law holds on numbers but not on canonical strings: the data is not short enough."""
+
+
 def _rng(seed: int, *spawn_key: int) -> np.random.Generator:
     """Per-instance stream (DESIGN §6): identical alone, in order, reversed or in parallel."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
@@ -192,7 +196,7 @@ def verify_law(base: ChartData, edited: ChartData, question: Question, transform
     """Check paper Eq. 1 for one edit by recomputing the answer; return the edited target.
 
     Raises :class:`EquivarianceError` when a*(g(D), q) ≠ φ_g(a*(D, q)), and
-    ``ValueError`` when the law holds numerically but not on canonical strings
+    :class:`StringLawError` when the law holds numerically but not on canonical strings
     (``format_answer(φ_g(parse(base target)))`` differs from the edited target),
     which means the data is not short enough for the release contract.
 
@@ -218,7 +222,7 @@ def verify_law(base: ChartData, edited: ChartData, question: Question, transform
     base_target = format_answer(base_answer, answer_type)
     via_string = format_answer(transform.apply(parse_target(base_target, answer_type)), answer_type)
     if via_string != target:
-        raise ValueError(f"string law fails: {via_string!r} from the base target, {target!r} from the data")
+        raise StringLawError(f"string law fails: {via_string!r} from the base target, {target!r} from the data")
     return target
 
 
@@ -235,7 +239,7 @@ def _make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Ge
             raise EquivarianceError(f"{kind} has φ = identity for {question.question_type}; not an equivariance edit")
         try:
             target = verify_law(data, proposal.data, question, transform)
-        except ValueError:
+        except StringLawError:
             continue
         return Edit(kind, proposal.params, transform, proposal.data, target)
     return None

@@ -24,6 +24,7 @@ from rend_equiv_dataset.generators.figures import (
     EDIT_TYPES,
     EquivarianceError,
     Instance,
+    StringLawError,
     generate_instance,
     generate_instances,
     generate_matched_cycle,
@@ -246,7 +247,7 @@ def test_verify_law_rejects_answers_that_break_the_string_law():
     # 1.0000004 is written "1"; doubled it is 2.0000008, written "2.000001", not "2"
     base = BASE.replace(series=(Series("s", (1.0000004, 30.0, 20.0)),))
     doubled = base.replace(series=(Series("s", tuple(2 * v for v in base.values())),))
-    with pytest.raises(ValueError, match="string law"):
+    with pytest.raises(StringLawError, match="string law"):
         verify_law(base, doubled, Question("value", "s", ("A",)), Affine(2.0))
 
 
