@@ -17,7 +17,7 @@ its question type, so ``len(instance.edits)`` is in {1, 2, 3}.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -350,7 +350,16 @@ def suite_statistics(instances: Sequence[Instance]) -> dict[str, Any]:
         "question_types": _sorted_counts(inst.question_type for inst in instances),
         "answer_types": _sorted_counts(inst.answer_type for inst in instances),
         "categories": _sorted_counts(len(inst.labels) for inst in instances),
+        "mean_g_by_family": _mean_by(instances, lambda inst: inst.family.value),
+        "mean_g_by_question_type": _mean_by(instances, lambda inst: inst.question_type),
     }
+
+
+def _mean_by(instances: Sequence[Instance], key: Callable[[Instance], str]) -> dict[str, float]:
+    sizes: dict[str, list[int]] = {}
+    for inst in instances:
+        sizes.setdefault(key(inst), []).append(len(inst.edits))
+    return {k: sum(v) / len(v) for k, v in sorted(sizes.items())}
 
 
 def _sorted_counts(items: Iterable[Any]) -> dict[Any, int]:

@@ -160,6 +160,15 @@ def test_statistics_by_hand():
     assert stats["g_size"] == {2: 1, 3: 2}
     assert stats["mean_g"] == pytest.approx(8 / 3)
     assert stats["edits"] == {"delete_max": 2, "offset": 1, "scale": 1, "swap": 1, "zoom": 3}
+    assert stats["mean_g_by_family"] == {"bar": 3.0, "pie": 2.0}
+    assert stats["mean_g_by_question_type"] == {"argmax": 3.0, "share": 2.0, "value": 3.0}
+
+
+def test_every_template_slot_asks_a_question_its_family_supports():
+    for family, types in figures.FAMILY_QUESTIONS.items():
+        assert types and all(family in figures.QUESTION_TYPES[t].families for t in types)
+    assert set(figures.FAMILY_QUESTIONS) == set(FAMILIES)
+    assert {t for types in figures.FAMILY_QUESTIONS.values() for t in types} == set(MAIN_SUITES)
 
 
 def test_same_seed_same_instances_alone_in_order_reversed_and_in_parallel():
