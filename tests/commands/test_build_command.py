@@ -129,3 +129,15 @@ def test_unknown_option_exits_2_naming_it(capsys):
         main(["build", "--colour", "red"])
     assert exit_info.value.code == 2
     assert "--colour" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_push_to_hub_uploads_the_written_folder(tmp_path, monkeypatch, capsys):
+    from rend_equiv_dataset import hub
+
+    pushed = []
+    monkeypatch.setattr(hub, "push_folder", lambda folder, repo_id: pushed.append((Path(folder), repo_id)) or "url")
+    out = tmp_path / "release"
+    args = ["--per-family", "1", "--rerenders", "0", "--matched-cycle", "0", "--no-progress", "--workers", "1"]
+    assert main(["build", "--out", str(out), "--push-to-hub", "someone/rend-equiv", *args]) == 0
+    assert pushed == [(out, "someone/rend-equiv")]
+    assert (out / "README.md").is_file()
