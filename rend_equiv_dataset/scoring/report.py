@@ -186,8 +186,11 @@ def _accuracy_lines(report: dict[str, Any]) -> list[str]:
     cycle = report.get("matched_cycle")
     if cycle:
         lines += ["", "## Swap versus cycle (instances with both)", "", "| population | n | swap | cycle | only swap | only cycle | McNemar p |", "| --- | --- | --- | --- | --- | --- | --- |"]
-        for name, row in cycle.items():
+        for name in ("all", "wrong"):
+            row = cycle[name]
             lines.append(f"| {name} | {row['n']} | {row['swap_flagged']} | {row['cycle_flagged']} | {row['only_swap']} | {row['only_cycle']} | {_fmt(row['mcnemar_p'], 4)} |")
+        ratios = cycle.get("predicted_undetectable_ratio") or {}
+        lines += ["", *(f"Predicted swap/cycle undetectable-set ratio at m = {m}: 2(m−2)!/m = {r:g}" for m, r in ratios.items())]
     return [*lines, ""]
 
 
