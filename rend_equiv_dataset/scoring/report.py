@@ -133,6 +133,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"- ECS threshold: {report['threshold']}",
         f"- IBEM (REA ≥ 0.75 and wrong): n = {ibem['n']}, rate {_fmt(ibem['rate'])} {_ci(ibem['rate_ci'])}",
         f"- matched false-positive rate (ECS on correct instances): {_fmt(ibem['matched_fpr'])}",
+        f"- ECS detection on IBEM at the threshold: {_fmt(ibem['at_threshold']['ecs'])} {_ci(ibem['at_threshold_ci']['ecs'])}",
         f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
         f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci_exact'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
         "",
