@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from release_fixture import TINY_OUTPUTS, tiny_rows, write_predictions, write_release
+from .release_fixture import TINY_OUTPUTS, tiny_rows, write_predictions, write_release
 
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.loaders.release import dataset_fingerprint, load_renderings

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from release_fixture import TINY_OUTPUTS, tiny_rows
+from .release_fixture import TINY_OUTPUTS, tiny_rows
 
 from rend_equiv_dataset.loaders.predictions import Prediction
 from rend_equiv_dataset.loaders.release import check_renderings, rendering_from_row
