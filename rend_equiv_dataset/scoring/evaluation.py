@@ -40,6 +40,7 @@ class Columns:
     correct: NDArray[np.bool_]
     ibem: NDArray[np.bool_]
     high_rea: NDArray[np.bool_]
+    no_residual: NDArray[np.bool_]
     seeds: NDArray[np.int64]
     templates: NDArray[np.str_]
     signals: dict[str, NDArray[np.float64]]
@@ -59,6 +60,7 @@ def columns(scores: Sequence[InstanceScore]) -> Columns:
         correct=np.array([s.correct for s in scores], dtype=bool),
         ibem=np.array([s.ibem for s in scores], dtype=bool),
         high_rea=np.array([s.rea >= IBEM_REA for s in scores], dtype=bool),
+        no_residual=np.array([not any(s.residual_flags().values()) for s in scores], dtype=bool),
         seeds=np.array([s.data_seed for s in scores], dtype=np.int64),
         templates=np.array([s.template_id for s in scores]),
         signals=signals,
@@ -167,6 +169,7 @@ def add_headline_stats(boot: Bootstrap, cols: Columns, threshold: float) -> None
     everyone = np.ones(len(cols.correct), dtype=bool)
     boot.add("accuracy", lambda W: m.weighted_mean(W, cols.correct.astype(np.float64)))
     boot.add("ibem.rate", lambda W: m.weighted_mean(W, cols.ibem.astype(np.float64)))
+    boot.add("no_residual", _subset(m.weighted_mean, cols.ibem, cols.no_residual.astype(np.float64)))
     boot.add("ibem.matched_fpr", _subset(m.weighted_mean, cols.correct, (cols.signals["ecs"] < threshold).astype(np.float64)))
     for name, values in cols.signals.items():
         have = ~np.isnan(values)
@@ -454,7 +457,7 @@ def evaluate(
         "combined_gain": {"auroc": stats["combined_gain.auroc"]["value"], "ci": stats["combined_gain.auroc"]["ci"]},
         "detection_by_edit": table1,
         "fisher": fisher_tests(table1),
-        **_no_residual_keys(no_residual(scores, threshold)),
+        **_no_residual_keys(no_residual(scores, threshold), stats["no_residual"]["ci"]),
         "threshold_cv": threshold_cv(scores, threshold),
         "per_seed": per_seed(scores, cols, threshold),
         "matched_cycle": matched_cycle(scores),
@@ -467,5 +470,5 @@ def evaluate(
     }
 
 
-def _no_residual_keys(block: dict) -> dict:
-    return {"no_residual_fraction": block["fraction"], "no_residual": block}
+def _no_residual_keys(block: dict, ci: list[float] | None) -> dict:
+    return {"no_residual_fraction": block["fraction"], "no_residual": {**block, "ci": ci}}

@@ -92,6 +92,7 @@ def test_fisher_and_no_residual(run):
         if t["p"] is not None:
             assert t["p_bonferroni"] == pytest.approx(min(1.0, 3 * t["p"]))
     block = report["no_residual"]
+    assert block["ci"][0] - 1e-9 <= block["fraction"] <= block["ci"][1] + 1e-9
     assert block["fraction"] + block["oracle_best_edit"] == pytest.approx(1.0)
     assert block["suite_at_threshold"] <= block["oracle_best_edit"] + 1e-12
 
