@@ -111,3 +111,29 @@ def test_same_seed_same_report(run):
     first = score_predictions(renderings, predictions, n_resamples=300, seed=1).report
     second = score_predictions(renderings, predictions, n_resamples=300, seed=1).report
     assert first == second
+
+
+def _score(seed, k, correct, ecs, rea=1.0):
+    from rend_equiv_dataset.scoring.instances import InstanceScore
+
+    return InstanceScore(
+        instance_id=f"s{seed}-{k}", data_seed=seed, template_id=f"t{k}", family="bar", question_type="read",
+        answer_type="number", target="1", answer=1.0 if correct else 2.0, correct=correct, rea=rea,
+        residuals={}, ecs=ecs, flagged=ecs < 0.5, ibem=rea >= 0.75 and not correct, combined=min(rea, ecs),
+        edit_correct={}, edit_answers={},
+    )
+
+
+def test_threshold_cv_by_hand():
+    from rend_equiv_dataset.scoring.evaluation import threshold_cv
+
+    # seed 0: wrong answers sit at ECS 2/3, correct ones at 1 -> any threshold in (2/3, 1] separates them;
+    # the grid point nearest the default 0.5 is 0.70. Seed 1 is tested with it: its wrong answers (ECS 2/3)
+    # are all caught at 0.70 and none at 0.5; its correct ECS-0.6 instance is a false positive at 0.70 only.
+    scores = [_score(0, k, k % 2 == 0, 1.0 if k % 2 == 0 else 2 / 3) for k in range(8)]
+    scores += [_score(1, 10 + k, k < 4, [1.0, 1.0, 1.0, 0.6, 2 / 3, 2 / 3, 2 / 3, 2 / 3][k]) for k in range(8)]
+    first = threshold_cv(scores, 0.5)[0]
+    assert first == {
+        "train_seed": 0, "threshold": 0.7,
+        "test_detection": 1.0, "test_fpr": 0.25, "default_detection": 0.0, "default_fpr": 0.0,
+    }
