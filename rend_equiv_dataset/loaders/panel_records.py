@@ -152,6 +152,12 @@ class PanelRecords:
     def k(self) -> int:
         return len(self.votes[0])
 
+    def status_counts(self) -> dict[str, int] | None:
+        """Records per execution status (full form), e.g. ``{"ok": 3000, "timeout": 12}``."""
+        if self.statuses is None:
+            return None
+        return {status.value: self.statuses.count(status.value) for status in Status if status.value in self.statuses}
+
     @property
     def clusters(self) -> list[str]:
         """Problem cluster per record; ids are qualified by benchmark so benchmarks never share a cluster."""
