@@ -163,7 +163,7 @@ class PanelRecords:
         """Problem cluster per record; ids are qualified by benchmark so benchmarks never share a cluster."""
         if self.benchmarks is None:
             return list(self.problems)
-        return [f"{b}/{p}" if not p.startswith(f"{b}/") else p for b, p in zip(self.benchmarks, self.problems)]
+        return [f"{b}/{p}" for b, p in zip(self.benchmarks, self.problems)]
 
 
 def load_panel_records(source: str | Path) -> PanelRecords:
