@@ -25,7 +25,13 @@ def as_binary(values: ArrayLike, *, field: str, ndim: int) -> NDArray[np.int8]:
     Traceback (most recent call last):
     ...
     rend_equiv_dataset.errors.InputError: field 'labels': must hold only 0 and 1, found 2 at position 1
+    >>> as_binary([[1, 0, 1], [1, 0]], field="votes", ndim=2)
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: field 'votes': row 1 has 2 entries, row 0 has 3
     """
+    if ndim == 2 and not isinstance(values, np.ndarray):
+        _check_row_lengths(values, field)
     array = np.asarray(values)
     if array.ndim != ndim:
         raise InputError(f"must be a {ndim}-dimensional array of 0/1, got shape {array.shape}", field=field)
@@ -37,6 +43,13 @@ def as_binary(values: ArrayLike, *, field: str, ndim: int) -> NDArray[np.int8]:
         position = where[0] if ndim == 1 else tuple(int(i) for i in where)
         raise InputError(f"must hold only 0 and 1, found {array[where].item()!r} at position {position}", field=field)
     return array.astype(np.int8)
+
+
+def _check_row_lengths(rows: ArrayLike, field: str) -> None:
+    lengths = [len(row) if hasattr(row, "__len__") else -1 for row in rows]  # type: ignore[union-attr]
+    for index, length in enumerate(lengths):
+        if length != lengths[0]:
+            raise InputError(f"row {index} has {length} entries, row 0 has {lengths[0]}", field=field)
 
 
 def panel_size(votes: NDArray[np.integer]) -> int:
