@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 
 from rend_equiv_dataset.errors import InputError
@@ -57,8 +58,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("short-form records carry their signal; --coverage applies to full-form records only", field="--coverage")
     coverage = (args.coverage if args.coverage is not None else DEFAULT_COVERAGE) if records.form == "full" else None
     data = panel_from_records(records, coverage)
+    excluded = records.n - data.n
+    if excluded:
+        print(f"rend-equiv: note: {excluded} infra_error record(s) left out of scoring", file=sys.stderr)
     provenance = {"records": records.source, "records_sha256": records.fingerprint, "form": records.form,
-                  "judge_source": records.judge_source, "status_counts": records.status_counts(), "records_meta": records.meta}
+                  "judge_source": records.judge_source, "status_counts": records.status_counts(),
+                  "excluded_infra_error": excluded, "records_meta": records.meta}
     report = json_ready(build_report(data, coverage=coverage, n_resamples=args.resamples,
                                      n_permutations=args.permutations, seed=args.seed, provenance=provenance))
     with atomic_dir(args.out, overwrite=args.overwrite) as staging:

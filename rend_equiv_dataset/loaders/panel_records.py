@@ -6,13 +6,16 @@ Two forms are accepted, one per file:
   ``assertions_passed`` ([bool], source order), ``status`` ∈ {ok, timeout,
   crash, infra_error}, ``label`` (1 = all assertions pass), ``votes``
   ([0|1] × k), ``judges`` ([str] × k), ``judge_source`` ∈ {model, file,
-  simulated}; the signal is computed at a coverage level;
+  simulated}; optionally the builder's ``judge_lines`` (each judge's raw
+  first line), ``operator`` (the mutation) and ``danger`` (scan flags); the
+  signal is computed at a coverage level;
 * short — ``problem_id``, ``label``, ``votes``, ``signal`` (0|1), and an
   optional ``benchmark``.
 
 A source is a JSONL file (an optional first line ``{"meta": {...}}`` is kept
 as provenance) or a released panel folder of parquet shards
-(``data/<config>/*.parquet``, read with pyarrow). Every problem is reported as
+(``data/<config>/*.parquet``, one config per benchmark, or a single
+``records`` config; read with pyarrow). Every problem is reported as
 an :class:`~rend_equiv_dataset.errors.InputError` naming the file, line (row
 for parquet) and field: votes of different lengths, non-binary votes, k < 2,
 a missing label, a label that contradicts the assertions, judges in a
@@ -39,7 +42,6 @@ from pydantic import (
     StrictStr,
     ValidationError,
     field_validator,
-    model_validator,
 )
 
 from rend_equiv_dataset.errors import InputError
@@ -110,20 +112,28 @@ class FullRecord(BaseModel):
     votes: list[Binary]
     judges: list[StrictStr]
     judge_source: JudgeSource
+    # written by the record builder (rend-equiv panel build) beside the contract fields
+    judge_lines: list[StrictStr] | None = None
+    operator: StrictStr | None = None
+    danger: list[StrictStr] | None = None
 
     _votes = field_validator("votes")(_check_votes)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> FullRecord:
-        if len(self.judges) != len(self.votes):
-            raise ValueError(f"judges has {len(self.judges)} names for {len(self.votes)} votes")
+    def inconsistency(self) -> tuple[str, str] | None:
+        """(field, message) of the first cross-field contradiction, or None."""
+        k = len(self.votes)
+        if len(self.judges) != k:
+            return "judges", f"has {len(self.judges)} names for {k} votes"
+        if self.judge_lines is not None and len(self.judge_lines) != k:
+            return "judge_lines", f"has {len(self.judge_lines)} lines for {k} votes"
         passed = self.status is Status.OK and len(self.assertions_passed) > 0 and all(self.assertions_passed)
         if self.label != int(passed):
-            raise ValueError(
+            return "label", (
                 f"label {self.label} contradicts status {self.status.value!r} with "
-                f"{sum(self.assertions_passed)}/{len(self.assertions_passed)} assertions passed"
+                f"{sum(self.assertions_passed)}/{len(self.assertions_passed)} assertions passed "
+                "(1 iff the run finished and every assertion passed)"
             )
-        return self
+        return None
 
 
 @dataclass
@@ -210,18 +220,16 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[str, int, Any]]:
 
 
 def _parquet_files(folder: Path) -> list[Path]:
+    """Shards of a release: ``data/records/`` if present, else every config under ``data/`` (one per benchmark)."""
     data = folder / "data"
     if (data / RECORDS_CONFIG).is_dir():
         files = sorted((data / RECORDS_CONFIG).glob("*.parquet"))
-    elif data.is_dir() and len(configs := sorted(p for p in data.iterdir() if p.is_dir())) == 1:
-        files = sorted(configs[0].glob("*.parquet"))
     elif data.is_dir():
-        names = ", ".join(p.name for p in sorted(data.iterdir()) if p.is_dir())
-        raise InputError(f"expected a {RECORDS_CONFIG!r} config among data/{{{names}}}", file=str(folder), field="--records")
+        files = sorted(data.glob("*/*.parquet"))
     else:
         files = sorted(folder.glob("*.parquet"))
     if not files:
-        raise InputError("no parquet shards found (expected data/records/*.parquet)", file=str(folder), field="--records")
+        raise InputError("no parquet shards found (expected data/<config>/*.parquet)", file=str(folder), field="--records")
     return files
 
 
@@ -240,7 +248,7 @@ def _parquet_rows(folder: Path) -> Iterator[tuple[str, int, Any]]:
 def _validation_error(err: ValidationError, file: str, line: int) -> InputError:
     first = err.errors()[0]
     loc = first["loc"]
-    name = str(loc[0]) if loc else "label"  # the only whole-record check is label vs assertions
+    name = str(loc[0]) if loc else "record"
     name += "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] not in ("missing", "value_error", "extra_forbidden"):
@@ -255,9 +263,12 @@ def _parse(obj: Any, file: str, line: int) -> FullRecord | ShortRecord:
         raise InputError(f"expected a JSON object, found {type(obj).__name__}", file=file, line=line)
     model: type[FullRecord] | type[ShortRecord] = ShortRecord if "signal" in obj else FullRecord
     try:
-        return model.model_validate(obj)
+        record = model.model_validate(obj)
     except ValidationError as err:
         raise _validation_error(err, file, line) from None
+    if isinstance(record, FullRecord) and (problem := record.inconsistency()) is not None:
+        raise InputError(problem[1], file=file, line=line, field=problem[0])
+    return record
 
 
 def _collect(rows: Iterator[tuple[str, int, Any]], source: str, fingerprint: str) -> PanelRecords:

@@ -80,7 +80,7 @@ BAD = [
     ([full(0), short(1)], 2, "signal", "short-form record among full-form"),
     ([full(0), full(1, judges=["b", "a", "c"])], 2, "judges", "same panel, same order"),
     ([full(0), full(1, judge_source="model")], 2, "judge_source", "differs"),
-    ([full(0, judges=["a", "b"])], 1, "label", "judges has 2 names for 3 votes"),
+    ([full(0, judges=["a", "b"])], 1, "judges", "has 2 names for 3 votes"),
     ([full(0, label=1)], 1, "label", "contradicts status 'ok' with 2/3"),
     ([full(0, assertions_passed=[True], status="crash", label=1)], 1, "label", "contradicts status 'crash'"),
     ([full(0, assertions_passed=[], label=1)], 1, "label", "0/0 assertions"),
@@ -121,7 +121,7 @@ def _release(folder: Path, config: str, rows: list[dict[str, Any]], shards: int 
     import pyarrow.parquet as pq
 
     target = folder / "data" / config
-    target.mkdir(parents=True)
+    target.mkdir(parents=True, exist_ok=True)
     step = -(-len(rows) // shards)
     for index in range(shards):
         part = rows[index * step : (index + 1) * step]
@@ -146,11 +146,23 @@ def test_released_folder_reports_the_shard_and_row(tmp_path: Path) -> None:
     assert (caught.value.line, caught.value.field) == (1, "votes[2]")
 
 
-def test_released_folder_without_a_records_config(tmp_path: Path) -> None:
-    folder = _release(tmp_path / "release", "problems", [short(0)])
-    (folder / "data" / "other").mkdir()
-    with pytest.raises(InputError, match="'records' config"):
-        load_panel_records(folder)
+def test_release_with_one_config_per_benchmark_and_builder_fields(tmp_path: Path) -> None:
+    # the layout `rend-equiv panel build` writes: data/<benchmark config>/, records.jsonl beside, extra fields
+    extras = {"judge_lines": ["CORRECT", "INCORRECT", "CORRECT"], "operator": "boundary", "danger": []}
+    folder = _release(tmp_path / "release", "mbpp_plus", [full(i, benchmark="mbpp+", **extras) for i in range(3)])
+    _release(folder, "humaneval_plus", [full(i, benchmark="humaneval+", **extras) for i in range(2)])
+    (folder / "records.jsonl").write_text("not read\n")
+    records = load_panel_records(folder)
+    assert records.n == 5 and records.benchmarks == ["humaneval+"] * 2 + ["mbpp+"] * 3
+
+
+def test_builder_fields_are_checked(tmp_path: Path) -> None:
+    with pytest.raises(InputError) as caught:
+        load_panel_records(write(tmp_path, [full(0, judge_lines=["CORRECT"])]))
+    assert caught.value.field == "judge_lines" and "has 1 lines for 3 votes" in caught.value.message
+    with pytest.raises(InputError) as caught:
+        load_panel_records(write(tmp_path, [full(0, danger="os.system")]))
+    assert caught.value.field == "danger"
 
 
 def test_damaged_parquet_shard(tmp_path: Path) -> None:

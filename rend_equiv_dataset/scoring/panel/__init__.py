@@ -20,7 +20,7 @@ from rend_equiv_dataset.scoring.panel.analyses import (
     policy_table,
     subpanel_table,
 )
-from rend_equiv_dataset.scoring.panel.coverage import SWEEP_LEVELS, prefix_length, signal_at_coverage
+from rend_equiv_dataset.scoring.panel.coverage import SWEEP_LEVELS, signal_at_coverage
 from rend_equiv_dataset.scoring.panel.data import PanelData
 from rend_equiv_dataset.scoring.panel.effective import n_eff, n_eff_with_signal
 from rend_equiv_dataset.scoring.panel.gains import StratifiedGain, panel_correct, stratified_gain
@@ -56,7 +56,6 @@ __all__ = [
     "permutation_control",
     "pivotal",
     "policy_table",
-    "prefix_length",
     "region_rates",
     "signal_at_coverage",
     "stratified_gain",

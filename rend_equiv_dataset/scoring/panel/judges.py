@@ -8,6 +8,7 @@ the pivotal region are counted here.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,11 +41,15 @@ def voter_stats(labels: NDArray[np.integer], verdicts: NDArray[np.integer]) -> J
         balanced = float("nan")  # a single-class label set has no balanced accuracy
     else:
         balanced = float(balanced_accuracy_score(y, v))
+    with warnings.catch_warnings():
+        # one class in both y and v: scikit-learn warns and returns MCC 0 (no discrimination to measure)
+        warnings.simplefilter("ignore", UserWarning)
+        mcc = float(matthews_corrcoef(y, v))
     return JudgeStats(
         reject_rate=float(np.mean(v == 0)),
         accuracy=float(accuracy_score(y, v)),
         balanced_accuracy=balanced,
-        mcc=float(matthews_corrcoef(y, v)),
+        mcc=mcc,
     )
 
 

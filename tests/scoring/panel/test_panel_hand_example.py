@@ -216,10 +216,10 @@ def test_permutation_control(report: dict) -> None:
 
 
 def test_coverage_sweep(report: dict) -> None:
-    # |T| = 5: q = 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4 for the 13 levels; q3 fails assertion 4 only,
+    # |T| = 5: q = 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4 for the 13 levels; q3 fails assertion 4 only,
     # so the signal is wrong on q3 up to 60% and perfect at 70% and 80%.
     rows = report["coverage_sweep"]
-    assert [row["coverage"] for row in rows] == [0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8]
+    assert [row["coverage"] for row in rows] == [0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
     for row in rows[:11]:
         assert row["signal_accuracy"] == 7 / 8 and row["pivotal_gain"] == pytest.approx(1 / 7)
     for row in rows[11:]:

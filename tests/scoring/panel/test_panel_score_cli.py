@@ -141,3 +141,18 @@ def test_coverage_outside_unit_interval_exits_2(tmp_path: Path, coverage: str) -
         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[3],
     )
     assert result.returncode == 2 and "--coverage" in result.stderr and "(0, 1]" in result.stderr
+
+
+def test_infra_errors_are_left_out_and_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = records(form="full")
+    for row in rows[:5]:
+        row.update(status="infra_error", label=0, assertions_passed=[False] * 6)
+    assert score("--records", str(write(tmp_path / "r.jsonl", rows)), "--out", str(tmp_path / "out")) == 0
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["n"] == 55 and report["provenance"]["excluded_infra_error"] == 5
+    assert report["provenance"]["status_counts"] == {"ok": 55, "infra_error": 5}
+    assert "5 infra_error record(s) left out" in capsys.readouterr().err
+    for row in rows:
+        row.update(status="infra_error", label=0)
+    assert score("--records", str(write(tmp_path / "all.jsonl", rows)), "--out", str(tmp_path / "out2")) == 2
+    assert "field 'status': all 60 records are infra_error runs" in capsys.readouterr().err
