@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -113,7 +114,7 @@ class PanelData:
         )
 
 
-def _same_length(array: NDArray, n: int, field_name: str) -> NDArray:
+def _same_length(array: NDArray[Any], n: int, field_name: str) -> NDArray[Any]:
     if array.shape[0] != n:
         raise InputError(f"has {array.shape[0]} entries for {n} queries", field=field_name)
     return array

@@ -9,7 +9,7 @@ correlation and is left out of the mean; with no defined pair n_eff is NaN.
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 FloatArray = NDArray[np.float64]
 
@@ -23,16 +23,16 @@ def error_vectors(votes: NDArray[np.integer], labels: NDArray[np.integer]) -> ND
     return (np.asarray(votes) != np.asarray(labels)[:, None]).astype(np.int8)
 
 
-def correlation_from_moments(n: FloatArray, sums: FloatArray, cross: FloatArray) -> FloatArray:
+def correlation_from_moments(n: ArrayLike, sums: FloatArray, cross: FloatArray) -> FloatArray:
     """Pearson correlations of binary columns from n, column sums and the cross-product matrix.
 
     Works on stacks: ``n`` (...), ``sums`` (..., v), ``cross`` (..., v, v).
     Undefined entries (a constant column) are NaN. Bootstrap resamples use
     this on resampled moments, so it is the one formula for φ.
     """
-    n = np.asarray(n, dtype=np.float64)[..., None, None]
-    mean = sums / n[..., 0]
-    cov = cross / n - mean[..., :, None] * mean[..., None, :]
+    count = np.asarray(n, dtype=np.float64)[..., None, None]
+    mean = sums / count[..., 0]
+    cov = cross / count - mean[..., :, None] * mean[..., None, :]
     var = np.diagonal(cov, axis1=-2, axis2=-1)
     scale = np.sqrt(var[..., :, None] * var[..., None, :])
     with np.errstate(invalid="ignore", divide="ignore"):

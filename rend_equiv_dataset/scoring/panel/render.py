@@ -23,9 +23,12 @@ def _pp(value: float | None, digits: int = 2) -> str:
 
 
 def _ci(ci: Sequence[float | None] | None) -> str:
-    if not ci or any(v is None or (isinstance(v, float) and math.isnan(v)) for v in ci):
+    if not ci:
         return "—"
-    return f"[{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
+    low, high = ci[0], ci[1]
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return "—"
+    return f"[{100 * low:+.2f}, {100 * high:+.2f}]"
 
 
 def _num(value: float | None, digits: int = 3) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -121,7 +122,8 @@ def replacement_indices(rule: Rule, votes: NDArray[np.integer], rng: np.random.G
     if rule.kind is RuleKind.UNIFORM:
         return rng.integers(0, k, size=n).astype(np.int64)
     current = decisions(tallies(votes), k)
-    return np.argmax(votes == current[:, None], axis=1).astype(np.int64)
+    first_on_side = np.argmax(votes == current[:, None], axis=1)  # one index per row
+    return cast(IntArray, np.asarray(first_on_side, dtype=np.int64))
 
 
 def substitute(votes: NDArray[np.integer], signal: NDArray[np.integer], indices: IntArray) -> NDArray[np.int8]:

@@ -7,6 +7,8 @@ the paper's tie convention: a tie is decided "incorrect".
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -45,8 +47,8 @@ def as_binary(values: ArrayLike, *, field: str, ndim: int) -> NDArray[np.int8]:
     return array.astype(np.int8)
 
 
-def _check_row_lengths(rows: ArrayLike, field: str) -> None:
-    lengths = [len(row) if hasattr(row, "__len__") else -1 for row in rows]  # type: ignore[union-attr]
+def _check_row_lengths(rows: Any, field: str) -> None:
+    lengths = [len(row) if hasattr(row, "__len__") else -1 for row in rows]
     for index, length in enumerate(lengths):
         if length != lengths[0]:
             raise InputError(f"row {index} has {length} entries, row 0 has {lengths[0]}", field=field)
