@@ -120,10 +120,9 @@ def replacement_indices(rule: Rule, votes: NDArray[np.integer], rng: np.random.G
     if rule.kind is RuleKind.FIXED:
         return np.full(n, rule.index, dtype=np.int64)
     if rule.kind is RuleKind.UNIFORM:
-        return rng.integers(0, k, size=n).astype(np.int64)
+        return cast(IntArray, rng.integers(0, k, size=n, dtype=np.int64))
     current = decisions(tallies(votes), k)
-    first_on_side = np.argmax(votes == current[:, None], axis=1)  # one index per row
-    return cast(IntArray, np.asarray(first_on_side, dtype=np.int64))
+    return np.argmax(votes == current[:, None], axis=1).astype(np.int64)
 
 
 def substitute(votes: NDArray[np.integer], signal: NDArray[np.integer], indices: IntArray) -> NDArray[np.int8]:
