@@ -15,11 +15,14 @@ from typing import Any
 
 
 def _pct(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:.{digits}f}%"
+    return "—" if value is None or math.isnan(value) else f"{round(100 * value, digits) + 0.0:.{digits}f}%"
 
 
 def _pp(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{100 * value:+.{digits}f}pp"
+    if value is None or math.isnan(value):
+        return "—"
+    points = round(100 * value, digits) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
+    return f"{points:+.{digits}f}pp"
 
 
 def _ci(ci: Sequence[float | None] | None) -> str:
@@ -28,7 +31,7 @@ def _ci(ci: Sequence[float | None] | None) -> str:
     low, high = ci[0], ci[1]
     if low is None or high is None or math.isnan(low) or math.isnan(high):
         return "—"
-    return f"[{100 * low:+.2f}, {100 * high:+.2f}]"
+    return f"[{round(100 * low, 2) + 0.0:+.2f}, {round(100 * high, 2) + 0.0:+.2f}]"
 
 
 def _num(value: float | None, digits: int = 3) -> str:

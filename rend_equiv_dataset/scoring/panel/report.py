@@ -34,6 +34,9 @@ from rend_equiv_dataset.scoring.panel.replacement import MAJORITY_SIDE, Rule, Ru
 from rend_equiv_dataset.scoring.panel.votes import margins, pivotal, possible_margins, tallies
 
 
+_ZERO = 1e-12  # float sums of k-ths: a gain within this of 0 is not counted as positive
+
+
 def subpanel_sizes(k: int) -> list[int]:
     """Sub-panel sizes analysed for a k-judge panel: the odd sizes 3…k−1 and, for odd k, the even k−1.
 
@@ -173,8 +176,8 @@ def _subpanels(data: PanelData, size: int, n_resamples: int, seed: int) -> dict[
     pivotal_gains = [row.pivotal_gain for row in rows if row.n_pivotal]
     return {
         "n_subsets": len(rows),
-        "all_nonpivotal_zero": all(row.nonpivotal_gain == 0.0 or row.n_nonpivotal == 0 for row in rows),
-        "pivotal_positive": sum(gain > 0 for gain in pivotal_gains),
+        "all_nonpivotal_zero": all(row.nonpivotal_gain == 0.0 or row.n_nonpivotal == 0 for row in rows),  # exact, no tolerance
+        "pivotal_positive": sum(gain > _ZERO for gain in pivotal_gains),
         "pivotal_gain_range": [min(pivotal_gains), max(pivotal_gains)] if pivotal_gains else [math.nan, math.nan],
         "rows": [{**asdict(row), "judges": [data.judges[j] for j in row.judges]} for row in rows],
     }
