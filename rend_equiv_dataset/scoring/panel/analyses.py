@@ -250,6 +250,32 @@ def coverage_sweep(
 
 
 @dataclass(frozen=True)
+class ThresholdRow:
+    """Uniform replacement applied where the margin is at most ``max_margin`` (§5, margin-threshold sweep)."""
+
+    max_margin: int
+    call_rate: float
+    accuracy: float
+
+
+def threshold_sweep(data: PanelData) -> list[ThresholdRow]:
+    """Accuracy and call rate when the signal is called on every query with margin ≤ t, for each t.
+
+    Every t that covers the pivotal set gives the same accuracy (Proposition 1):
+    calls outside it cannot change a single-substitution decision.
+    """
+    s = tallies(data.votes)
+    m = np.abs(2 * s - data.k)
+    base = panel_correct(data.votes, data.labels)
+    replaced = uniform_expected_correct(s, data.k, data.labels, data.signal)
+    rows = []
+    for t in range(data.k % 2, data.k + 1, 2):
+        called = m <= t
+        rows.append(ThresholdRow(t, float(called.mean()), float(np.where(called, replaced, base).mean())))
+    return rows
+
+
+@dataclass(frozen=True)
 class PolicyRow:
     """One policy of Table 7: accuracy, gain over the panel (with CI) and verifier call rate."""
 

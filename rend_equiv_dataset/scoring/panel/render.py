@@ -52,8 +52,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     out = [f"# Panel report (k = {report['k']}, n = {report['n']}, {report['n_problems']} problems; {signal})", ""]
     out += ["## Uniform-random single-judge replacement (Table 2)", ""]
     out += _table(
-        ["panel accuracy", "uniform accuracy", "overall gain", "pivotal n", "pivotal gain", "95% CI (pp)", "non-pivotal n", "non-pivotal gain"],
-        [[_pct(acc["panel"]), _pct(acc["uniform"]), _pp(report["overall_gain"]), piv["n"], _pp(piv["gain"]), _ci(piv["ci"]), non["n"], _pp(non["gain"], 4)]],
+        ["panel accuracy", "uniform accuracy", "overall gain", "pivotal n", "pivotal gain", "95% CI (pp)", "P(gain ≤ 0)", "non-pivotal n", "non-pivotal gain"],
+        [[_pct(acc["panel"]), _pct(acc["uniform"]), _pp(report["overall_gain"]), piv["n"], _pp(piv["gain"]), _ci(piv["ci"]),
+          _num(piv["p_gain_le_zero"], 4), non["n"], _pp(non["gain"], 4)]],
     )
     errors = report["errors"]
     out += [f"Panel errors: {errors['total']} ({errors['pivotal']} pivotal, {errors['nonpivotal']} non-pivotal). "
@@ -98,6 +99,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += ["## Coverage sweep (Figure 3)", ""]
         out += _table(["coverage", "signal accuracy", "pivotal gain", "95% CI (pp)"],
                       [[_pct(r["coverage"], 0), _pct(r["signal_accuracy"]), _pp(r["pivotal_gain"]), _ci(r["ci"])] for r in report["coverage_sweep"]])
+    out += ["## Margin-threshold sweep (uniform replacement where the margin is at most t)", ""]
+    out += _table(["t", "call rate", "accuracy"], [[r["max_margin"], _pct(r["call_rate"], 1), _pct(r["accuracy"])] for r in report["threshold_sweep"]])
     out += ["## Policies (Table 7)", ""]
     out += _table(["policy", "accuracy", "gain", "95% CI (pp)", "call rate"],
                   [[r["policy"], _pct(r["accuracy"]), _pp(r["gain"]), _ci(r["ci"]), _pct(r["call_rate"], 1)] for r in report["policy"]])

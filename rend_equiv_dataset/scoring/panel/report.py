@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset import __version__
-from rend_equiv_dataset.scoring.bootstrap import DEFAULT_RESAMPLES, percentile_interval
+from rend_equiv_dataset.scoring.bootstrap import DEFAULT_RESAMPLES, cluster_bootstrap, percentile_interval
 from rend_equiv_dataset.scoring.panel.analyses import (
     N_PERMUTATIONS,
     coverage_sweep,
@@ -22,6 +22,7 @@ from rend_equiv_dataset.scoring.panel.analyses import (
     permutation_control,
     policy_table,
     subpanel_table,
+    threshold_sweep,
 )
 from rend_equiv_dataset.scoring.panel.coverage import SWEEP_LEVELS
 from rend_equiv_dataset.scoring.panel.data import PanelData
@@ -77,6 +78,7 @@ def build_report(
         None if data.assertions is None else [asdict(row) for row in coverage_sweep(data, sweep_levels, n_resamples=n_resamples, seed=seed)]
     )
     report["policy"] = [asdict(row) for row in policy_table(data, n_resamples=n_resamples, seed=seed)]
+    report["threshold_sweep"] = [asdict(row) for row in threshold_sweep(data)]
     report["by_benchmark"] = _by_benchmark(data)
     report["provenance"] = {
         "package_version": __version__,
@@ -108,7 +110,9 @@ def _accuracy(data: PanelData) -> dict[str, Any]:
 def _gains(data: PanelData, n_resamples: int, seed: int) -> dict[str, Any]:
     gain, piv = per_query_gain(data)
     summary = stratified_gain(data)
-    (ci,) = ratio_intervals(gain * piv, data.problems, piv.astype(np.float64), n_resamples=n_resamples, seed=seed)
+    samples = cluster_bootstrap(gain * piv, data.problems, piv.astype(np.float64), n_resamples=n_resamples, seed=seed)[:, 0]
+    ci = percentile_interval(samples)
+    defined = samples[~np.isnan(samples)]
     wrong = panel_correct(data.votes, data.labels) == 0
     return {
         "pivotal": {
@@ -116,6 +120,7 @@ def _gains(data: PanelData, n_resamples: int, seed: int) -> dict[str, Any]:
             "fraction": summary.n_pivotal / data.n,
             "gain": summary.pivotal_gain,
             "ci": list(ci),
+            "p_gain_le_zero": float(np.mean(defined <= 0)) if defined.size else math.nan,
             "panel_accuracy": float(1 - wrong[piv].mean()) if piv.any() else math.nan,
             "signal_accuracy": float(np.mean(data.signal[piv] == data.labels[piv])) if piv.any() else math.nan,
         },

@@ -231,3 +231,11 @@ def test_by_benchmark_and_provenance(report: dict) -> None:
     prov = report["provenance"]
     assert prov["form"] == "full" and prov["judge_source"] == "file" and prov["status_counts"] == {"ok": 8}
     assert len(prov["records_sha256"]) == 64 and prov["n_resamples"] == 2000
+
+
+def test_threshold_sweep_and_bootstrap_tail(report: dict) -> None:
+    # margins 1,1,1,3,7,7,1,3: t = 1 calls 4/8, t = 3 calls 6/8, t = 5 the same, t = 7 all; accuracy never moves
+    sweep = report["threshold_sweep"]
+    assert [(r["max_margin"], r["call_rate"]) for r in sweep] == [(1, 0.5), (3, 0.75), (5, 0.75), (7, 1.0)]
+    assert all(r["accuracy"] == pytest.approx(39 / 56) for r in sweep)
+    assert 0.0 < report["pivotal"]["p_gain_le_zero"] < 1.0  # resamples of A/B (0, ±4/7) and D (+4/7) can go either way

@@ -169,3 +169,13 @@ def test_n_eff_matches_the_definition_on_a_small_case() -> None:
     e = np.array([[1, 1, 0], [0, 1, 0], [1, 0, 1], [0, 0, 1]])
     phis = [np.corrcoef(e[:, a], e[:, b])[0, 1] for a, b in itertools.combinations(range(3), 2)]
     assert n_eff(e) == pytest.approx(3 / (1 + 2 * np.mean(phis)))
+
+
+@given(panels())
+def test_every_threshold_covering_the_pivotal_set_gives_the_same_accuracy(data: PanelData) -> None:
+    from rend_equiv_dataset.scoring.panel.analyses import threshold_sweep
+
+    rows = threshold_sweep(data)
+    covering = [row for row in rows if row.max_margin >= 2 - data.k % 2]  # odd k: t >= 1; even k: t >= 2
+    assert len({row.accuracy for row in covering}) == 1
+    assert covering[-1].call_rate == 1.0 and covering[-1].accuracy == pytest.approx(stratified_gain(data).rule_accuracy, abs=1e-12)
