@@ -1,0 +1,70 @@
+"""Judge prompt, first-line verdict parser and code extraction."""
+
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rend_equiv_dataset.generators.judges import (
+    build_judge_prompt,
+    build_solver_prompt,
+    extract_code,
+    parse_verdict,
+)
+
+PROBLEM = SimpleNamespace(prompt="def inc(x):\n    '''Return x + 1.'''\n", entry_point="inc")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("CORRECT", 1),
+        ("INCORRECT", 0),
+        ("correct\nbut slow", 1),
+        ("\n\n  Incorrect: fails on []", 0),
+        ("**CORRECT**", 1),
+        ("# INCORRECT", 0),
+        ("Verdict: CORRECT", None),  # the verdict must open the first line
+        ("I think it is INCORRECT", None),
+        ("CORRECTLY handles it", None),
+        ("", None),
+        ("   \n  ", None),
+        ("maybe\nCORRECT", None),  # later lines are never read
+    ],
+)
+def test_parse_verdict_reads_only_the_first_line(text, expected):
+    assert parse_verdict(text) == expected
+
+
+@given(st.text())
+def test_parse_verdict_never_crashes(text):
+    assert parse_verdict(text) in (0, 1, None)
+
+
+def test_judge_prompt_is_blind():
+    code = "def inc(x):\n    return x + 1\n"
+    text = build_judge_prompt(PROBLEM, code)
+    assert PROBLEM.prompt.strip() in text and code.strip() in text
+    assert "assert" not in text and "solver" not in text.lower()
+    assert "FIRST line" in text and "CORRECT or INCORRECT" in text
+
+
+def test_solver_prompt_names_the_entry_point():
+    assert "`inc`" in build_solver_prompt(PROBLEM)
+    assert PROBLEM.prompt.strip() in build_solver_prompt(PROBLEM)
+
+
+@pytest.mark.parametrize(
+    ("reply", "code"),
+    [
+        ("```python\nx = 1\n```", "x = 1\n"),
+        ("text\n```py\ny = 2\n```\n```python\nz = 3\n```", "y = 2\n"),
+        ("```\nplain = 1\n```", "plain = 1\n"),
+        ("```js\nvar a\n```\n```python\nb = 1\n```", "b = 1\n"),
+        ("```python\nunclosed = 1\n", "unclosed = 1\n"),
+        ("no fence at all", "no fence at all"),
+    ],
+)
+def test_extract_code(reply, code):
+    assert extract_code(reply) == code
