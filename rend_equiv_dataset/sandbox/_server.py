@@ -34,14 +34,15 @@ TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b")
 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
+CLONE_NEWNET = 0x40000000
 
 
 class Abort(BaseException):
     """Stops the test run: the candidate timed out or died (not catchable by tests)."""
 
-    def __init__(self, status, detail):
+    def __init__(self, status, detail, tamper=False):
         super().__init__(detail)
-        self.status, self.detail = status, detail
+        self.status, self.detail, self.tamper = status, detail, tamper
 
 
 class CandidateError(Exception):
@@ -260,6 +261,11 @@ class Proxy:
         write_all(self.fd, json.dumps(payload).encode() + b"\n", self.deadline)
         return self.receive()
 
+    def pending(self):
+        if self.reader.buffer:
+            return True
+        return bool(select.select([self.reader.fd], [], [], 0)[0])
+
     def run(self, stdin_text):
         self.seq += 1
         write_all(self.fd, json.dumps({"seq": self.seq, "stdin": stdin_text}).encode() + b"\n", self.deadline)
@@ -270,9 +276,10 @@ class Proxy:
         try:
             reply = json.loads(raw)
         except (ValueError, RecursionError):
-            raise CandidateError("malformed reply") from None
-        if type(reply) is not dict or reply.get("seq") != self.seq:
-            raise CandidateError("reply out of sequence")
+            reply = None
+        if type(reply) is not dict or reply.get("seq") != self.seq or self.pending():
+            # only the serving loop writes here, one line per call: anything else is tampering
+            raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
         if "value" in reply:
             try:
                 return decode(reply["value"])
@@ -436,6 +443,8 @@ def one_job(job, lib_in, lib_out, counter):
                 run_tests(trusted, proxy, call, entry, passed)
             except Abort as stop:
                 status, detail = stop.status, stop.detail
+                if stop.tamper:
+                    passed = []  # a tampering candidate keeps no verdict at all
     except Abort as stop:
         status, detail = stop.status, stop.detail
         passed = []
@@ -468,6 +477,8 @@ def main():
     global BASE
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    if MODE == "uid":
+        _libc.unshare(CLONE_NEWNET)  # root without bubblewrap: an empty network namespace
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE, signal.SIGUSR1,
                 signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
         signal.signal(sig, signal.SIG_IGN)

@@ -129,7 +129,8 @@ def _bwrap_command(python: str) -> list[str]:
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
         "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session", *binds,
-        "--proc", "/proc", "--dev", "/dev", "--size", str(256 << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
+        "--proc", "/proc", "--dev", "/dev", "--size", str(256 << 20), "--tmpfs", "/tmp", "--remount-ro", "/",
+        "--chdir", "/tmp",
     ]
 
 
