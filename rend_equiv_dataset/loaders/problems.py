@@ -69,13 +69,16 @@ class Problem:
     context: str = ""
     call: str = "function"
 
+    code_prefix: str = ""
+
     @property
     def reference_code(self) -> str:
-        """The trusted program (prompt + canonical solution) whose helpers the tests use."""
+        """The trusted program whose helpers the tests use: prompt + canonical solution
+        (MBPP+'s canonical ``code`` is a whole program; LiveCodeBench has none)."""
         if not self.canonical_solution:
             return ""
-        if self.canonical_solution.lstrip().startswith(("def ", "import ", "from ", "class ")):
-            return self.canonical_solution if self.benchmark == "mbpp+" else self.prompt + self.canonical_solution
+        if self.benchmark == "mbpp+":
+            return self.canonical_solution
         return self.prompt + self.canonical_solution
 
 
@@ -412,6 +415,11 @@ _cases = json.loads({cases!r})
 '''
 
 
+LCB_IMPORTS = (
+    "from typing import *\nfrom collections import *\nimport math, heapq, bisect, itertools, functools, string, re\n"
+)
+
+
 class _NoObjects(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:  # noqa: ARG002 - refuse everything
         raise pickle.UnpicklingError(f"refusing to load {module}.{name}")
@@ -492,11 +500,11 @@ def _lcb_problem(row: dict[str, Any], path: Path, line: int) -> Problem:
         entry = f"Solution.{func}" if "class Solution" in starter else func
         assertions = tuple(Assertion(f"assert candidate(*_cases[{i}][0]) == _cases[{i}][1]") for i in range(len(data)))
         return Problem(question_id, "livecodebench", prompt, entry, "", assertions,
-                       LCB_CONTEXT.format(cases=json.dumps(data)), "function")
+                       LCB_CONTEXT.format(cases=json.dumps(data)), "function", LCB_IMPORTS)
     data = [[case["input"], case["output"]] for case in cases]
     assertions = tuple(Assertion(f"assert _stdout_equal(candidate(_cases[{i}][0]), _cases[{i}][1])") for i in range(len(data)))
     return Problem(question_id, "livecodebench", prompt, "__main__", "", assertions,
-                   LCB_CONTEXT.format(cases=json.dumps(data)), "stdin")
+                   LCB_CONTEXT.format(cases=json.dumps(data)), "stdin", LCB_IMPORTS)
 
 
 def load_livecodebench(path: str | Path) -> ProblemSet:
@@ -506,7 +514,8 @@ def load_livecodebench(path: str | Path) -> ProblemSet:
     ``public_test_cases`` and ``private_test_cases`` (JSON strings of
     ``{input, output, testtype}``; private ones may be base64+zlib+pickle, read
     with a class-refusing unpickler), ``metadata`` (``func_name`` for functional
-    tests). Functional tests call ``Solution().func_name(*args)`` (or the
+    tests). Candidate code runs after LiveCodeBench's usual imports
+    (``code_prefix``: ``from typing import *`` and friends). Functional tests call ``Solution().func_name(*args)`` (or the
     function); stdin tests run the program and compare its output line by line.
     There is no canonical solution in these files.
     """

@@ -473,8 +473,26 @@ def send(fd, obj):
         view = view[os.write(fd, view):]
 
 
+PRELOAD = (
+    "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "fractions", "functools",
+    "hashlib", "heapq", "io", "itertools", "math", "numbers", "operator", "re", "statistics", "string",
+    "textwrap", "typing", "unicodedata",
+)
+
+
+def preload():
+    """Standard modules candidates commonly import, loaded once before forking: faster, and
+    importable even where the sandbox uid cannot read the interpreter's directory."""
+    for name in PRELOAD:
+        try:
+            __import__(name)
+        except ImportError:
+            pass
+
+
 def main():
     global BASE
+    preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     if MODE == "uid":

@@ -274,7 +274,7 @@ class Sandbox:
             "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
             "file_bytes": self.limits.file_bytes, "processes": self.limits.processes,
         }
-        job = {"code": code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
+        job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
         steps, done = [], 0
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])
