@@ -7,12 +7,20 @@ solver identity — and asks for the verdict on the FIRST line of the reply.
 
 Solvers get the problem prompt and return code; :func:`extract_code` takes the
 code out of a free-form reply (a fenced block when there is one).
+
+For power analysis without model calls, :func:`simulate_votes` draws correlated
+judges (records say ``judge_source: simulated``).
 """
 
 from __future__ import annotations
 
 import re
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol
+
+import numpy as np
 
 
 class _HasPrompt(Protocol):
@@ -128,3 +136,69 @@ def extract_code(text: str) -> str:
         if language.lower() in {"python", "py", "python3"}:
             return body
     return blocks[0][1]
+
+
+# --------------------------------------------------------------------------- simulated judges
+
+
+@dataclass(frozen=True)
+class SimulatedJudge:
+    """A simulated judge: ``skill`` separates correct from buggy code, ``leniency`` shifts toward CORRECT."""
+
+    name: str
+    skill: float
+    leniency: float
+
+
+# Chosen so that a 9-judge panel has n_eff = k / (1 + (k-1) phi) ~= 2 on a balanced pool (the
+# motivating "nine judges, two effective votes"), single judges are 75-87% accurate, and strict
+# judges (negative leniency) outnumber lenient ones, as in the paper's panel (§5, Table 5).
+DIFFICULTY_WEIGHT = 1.55
+_SKILLS = (1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 2.0, 2.1, 2.2)
+_LENIENCIES = (-0.9, -0.6, -0.45, -0.3, -0.15, 0.0, 0.15, 0.3, -0.75)
+
+
+def default_judges(k: int) -> list[SimulatedJudge]:
+    """The first ``k`` of the documented simulated roster (k ≤ 9).
+
+    >>> [j.name for j in default_judges(3)]
+    ['sim-judge-1', 'sim-judge-2', 'sim-judge-3']
+    """
+    if not 1 <= k <= len(_SKILLS):
+        raise ValueError(f"k must be in 1..{len(_SKILLS)}, got {k}")
+    return [SimulatedJudge(f"sim-judge-{j + 1}", _SKILLS[j], _LENIENCIES[j]) for j in range(k)]
+
+
+def simulate_votes(
+    labels: Sequence[int],
+    keys: Sequence[str],
+    judges: Sequence[SimulatedJudge],
+    *,
+    seed: int = 0,
+    difficulty_weight: float = DIFFICULTY_WEIGHT,
+) -> np.ndarray:
+    """Correlated judge votes (n × k, 1 = CORRECT) for power analysis.
+
+    Each candidate i has a shared difficulty d_i ~ N(0, 1); judge j votes
+    CORRECT iff  (2y_i − 1)(skill_j − w·d_i) + leniency_j + ε_ij > 0  with
+    ε_ij ~ N(0, 1) independent. A hard candidate (large d_i) pulls every judge
+    toward the wrong verdict at once — that shared term is what correlates their
+    error vectors. Randomness is drawn per candidate from (seed, key), so a
+    candidate's votes do not depend on the others.
+
+    >>> votes = simulate_votes([1, 0, 1], ["a", "b", "c"], default_judges(7), seed=3)
+    >>> votes.shape, set(votes.ravel().tolist()) <= {0, 1}
+    ((3, 7), True)
+    """
+    if len(labels) != len(keys):
+        raise ValueError("labels and keys must have the same length")
+    skill = np.array([j.skill for j in judges])
+    leniency = np.array([j.leniency for j in judges])
+    votes = np.zeros((len(labels), len(judges)), dtype=np.int64)
+    for i, (label, key) in enumerate(zip(labels, keys)):
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(zlib.crc32(key.encode()),))))
+        difficulty = rng.standard_normal()
+        noise = rng.standard_normal(len(judges))
+        sign = 1.0 if label else -1.0
+        votes[i] = (sign * (skill - difficulty_weight * difficulty) + leniency + noise > 0).astype(np.int64)
+    return votes
