@@ -9,11 +9,12 @@ comparison — the verdict of each assertion — happens here, in the parent, on
 plain values of exact builtin types; the candidate's process never evaluates an
 assertion and can only ever choose return values.
 
-Protocol (library <-> server):
-  -> {"code", "entry", "call", "limits"}        the candidate part
-  <- {"forked": true}                          the child exists (tests not yet read)
-  -> {"prelude", "context", "steps", "timeout", "seed"}   the trusted part
-  <- {"passed": [bool], "status", "detail", "seconds"}
+Protocol (library <-> server), written in one go by the library:
+  -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
+  -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
+  <- {"passed": [bool], "status", "detail", "seconds"}\n
+The server reads exactly the candidate part (never further), forks the child,
+and only then reads the trusted part: the child never has the tests in memory.
 """
 
 import ctypes
@@ -249,8 +250,23 @@ class Proxy:
 
     def __init__(self, fd, reader, deadline):
         self.fd, self.reader, self.deadline, self.seq = fd, reader, deadline, 0
+        self.loaded = False
+
+    def check_hello(self):
+        """The child's first line says whether the candidate loaded."""
+        if self.loaded:
+            return
+        try:
+            hello = json.loads(self.reader.line(self.deadline))
+        except ValueError:
+            hello = None
+        if type(hello) is not dict or hello.get("ready") is not True:
+            error = hello.get("error", "") if type(hello) is dict else "malformed hello"
+            raise Abort("load", f"candidate did not load: {str(error)[:300]}")
+        self.loaded = True
 
     def __call__(self, *args, **kwargs):
+        self.check_hello()
         if kwargs:
             raise CandidateError("keyword arguments are not supported")
         self.seq += 1
@@ -267,6 +283,7 @@ class Proxy:
         return bool(select.select([self.reader.fd], [], [], 0)[0])
 
     def run(self, stdin_text):
+        self.check_hello()
         self.seq += 1
         write_all(self.fd, json.dumps({"seq": self.seq, "stdin": stdin_text}).encode() + b"\n", self.deadline)
         return self.receive()
@@ -292,13 +309,26 @@ class Proxy:
         raise CandidateError(str(name))
 
 
+_COMPILED = {}
+
+
+def compiled(source, name):
+    """Compile once per distinct source (problems repeat across candidates); asserts are kept."""
+    code = _COMPILED.get(source)
+    if code is None:
+        if len(_COMPILED) > 20000:
+            _COMPILED.clear()
+        code = _COMPILED[source] = compile(source, name, "exec", dont_inherit=True, optimize=0)
+    return code
+
+
 def run_tests(trusted, proxy, call_kind, entry, passed):
     """Run setup and assertions in source order, appending each verdict to ``passed``."""
     random.seed(trusted.get("seed", 0))
     namespace = {"__name__": "__test__"}
     for source in (trusted["prelude"], trusted["context"]):
         if source:
-            exec(compile(source, "<tests>", "exec", dont_inherit=True, optimize=0), namespace)
+            exec(compiled(source, "<tests>"), namespace)
     if trusted["prelude"] and entry in namespace:
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
@@ -312,13 +342,13 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
         if setup_ok:
             try:
                 for stmt in setup:
-                    exec(compile(stmt, "<setup>", "exec", dont_inherit=True, optimize=0), namespace)
+                    exec(compiled(stmt, "<setup>"), namespace)
             except Exception:  # noqa: BLE001 - a failing setup fails what follows
                 setup_ok = False
         ok = False
         if setup_ok:
             try:
-                exec(compile(source, "<assertion>", "exec", dont_inherit=True, optimize=0), namespace)
+                exec(compiled(source, "<assertion>"), namespace)
                 ok = True
             except Exception:  # noqa: BLE001 - any exception fails the assertion
                 ok = False
@@ -326,11 +356,32 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
 
 
 def reap_all(child):
-    """Kill every process the job left (this server is a subreaper) and reap them."""
-    for _ in range(1000):
+    """Kill every process the job left and reap them (this server is a child subreaper,
+    so every descendant that outlives its parent becomes our child)."""
+    if child > 0:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(child, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            os.waitpid(child, 0)
+        except ChildProcessError:
+            pass
+    for _ in range(10000):
+        while True:  # reap what has died
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if pid == 0:
+                break
+        kids = children()
+        if not kids:
+            return
         if MODE == "bwrap":
             try:
-                os.kill(-1, signal.SIGKILL)  # own PID namespace: all but init and self
+                os.kill(-1, signal.SIGKILL)  # own PID namespace: everything but init and this server
             except ProcessLookupError:
                 pass
         elif MODE == "uid":
@@ -343,43 +394,41 @@ def reap_all(child):
                 finally:
                     os._exit(0)
             os.waitpid(pid, 0)
-        elif child > 0:
+        for pid in kids:
             try:
-                os.killpg(child, signal.SIGKILL)
+                os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        kids = children()
-        for pid in kids:
             try:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                break
-        time.sleep(0.001)
+        time.sleep(0.0005)
 
 
 def children():
-    me = str(os.getpid())
+    """This server's children (living or zombie), from /proc/self/task/*/children."""
     out = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat", "rb") as handle:
-                    fields = handle.read().rsplit(b")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[1].decode() == me:
-                out.append(int(name))
+    try:
+        tasks = os.listdir("/proc/self/task")
+    except OSError:
+        tasks = []
+    for tid in tasks:
+        try:
+            with open(f"/proc/self/task/{tid}/children", "rb") as handle:
+                out += [int(x) for x in handle.read().split()]
+        except OSError:
+            pass
     return out
 
 
 def remove_tree(path):
+    try:  # the usual case: only the output file is there
+        os.unlink(os.path.join(path, "output.txt"))
+        os.rmdir(path)
+        return
+    except OSError:
+        pass
     for root, dirs, files in os.walk(path, topdown=False):
         for name in files:
             try:
@@ -406,6 +455,7 @@ def exit_detail(status):
 
 def one_job(job, lib_in, lib_out, counter):
     workdir = os.path.join(BASE, f"job{counter}")
+    os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
     os.mkdir(workdir, 0o700)
     if MODE == "uid":
         os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
@@ -414,37 +464,34 @@ def one_job(job, lib_in, lib_out, counter):
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        os.close(req_w)
-        os.close(rep_r)
-        for fd in (lib_in.fd, lib_out):
-            os.close(fd)
-        child_main(job, req_r, rep_w, workdir)
+        try:  # the child must never unwind into the server's stack
+            os.close(req_w)
+            os.close(rep_r)
+            for fd in (lib_in.fd, lib_out):
+                os.close(fd)
+            child_main(job, req_r, rep_w, workdir)
+        finally:
+            os._exit(1)
     os.close(req_r)
     os.close(rep_w)
     call, entry = job["call"], job["entry"]
     del job
     passed, status, detail, n = [], "ok", "", 0
     try:
-        send(lib_out, {"forked": True})
-        trusted = json.loads(lib_in.line(float("inf")))
+        trusted = json.loads(lib_in.line(math.inf))
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
+        proxy = Proxy(req_w, reader, deadline)
         try:
-            hello = json.loads(reader.line(deadline))
-        except ValueError:
-            hello = {"ready": False, "error": "malformed hello"}
-        if type(hello) is not dict or hello.get("ready") is not True:
-            status, detail = "crash", f"candidate did not load: {str(hello.get('error', ''))[:300]}"
-            passed = [False] * n
-        else:
-            proxy = Proxy(req_w, reader, deadline)
-            try:
-                run_tests(trusted, proxy, call, entry, passed)
-            except Abort as stop:
-                status, detail = stop.status, stop.detail
-                if stop.tamper:
-                    passed = []  # a tampering candidate keeps no verdict at all
+            run_tests(trusted, proxy, call, entry, passed)
+            proxy.check_hello()  # a candidate that was never called must still have loaded
+        except Abort as stop:
+            status, detail = stop.status, stop.detail
+            if stop.tamper or stop.status == "load":
+                passed = []  # no verdict survives tampering or a failed load
+            if stop.status == "load":
+                status = "crash"
     except Abort as stop:
         status, detail = stop.status, stop.detail
         passed = []
@@ -458,12 +505,37 @@ def one_job(job, lib_in, lib_out, counter):
         done, wait_status = pid, 0
     if status == "ok" and done == pid and not os.WIFEXITED(wait_status):
         detail = exit_detail(wait_status)
-    reap_all(pid)
+    reap_all(pid if done != pid else -1)
     if status == "crash" and done == pid:
         detail = f"{detail}; {exit_detail(wait_status)}"
     remove_tree(workdir)
     passed = (passed + [False] * n)[:n]  # assertions after a timeout or crash fail
     return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}
+
+
+def read_header(reader):
+    """Read "LENGTH\\n" one byte at a time, so nothing after it is buffered."""
+    digits = b""
+    while True:
+        byte = os.read(reader.fd, 1)
+        if not byte:
+            raise Abort("infra_error", "library closed the connection")
+        if byte == b"\n":
+            return digits.decode()
+        digits += byte
+        if len(digits) > 12:
+            raise ValueError("bad header")
+
+
+def read_exact(reader, size):
+    chunks, left = [], size
+    while left:
+        chunk = os.read(reader.fd, min(left, 1 << 20))
+        if not chunk:
+            raise Abort("infra_error", "library closed the connection")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def send(fd, obj):
@@ -514,12 +586,17 @@ def main():
     try:
         while True:
             try:
-                line = lib_in.line(float("inf"))
-            except Abort:
+                job = json.loads(read_exact(lib_in, int(read_header(lib_in))))
+            except (Abort, ValueError):
                 return
             counter += 1
-            job = json.loads(line)
-            send(lib_out, one_job(job, lib_in, lib_out, counter))
+            try:
+                result = one_job(job, lib_in, lib_out, counter)
+            except Exception as err:  # noqa: BLE001 - report, keep serving
+                reap_all(-1)
+                result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
+                          "seconds": 0.0}
+            send(lib_out, result)
     finally:
         reap_all(-1)
         remove_tree(BASE)

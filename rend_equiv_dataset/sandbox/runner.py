@@ -149,6 +149,7 @@ class Sandbox:
 
     limits: Limits = field(default_factory=Limits)
     isolation: Isolation | None = None
+    server_log: str | None = None  # where the server's own stderr goes (debugging); default: discarded
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _buffer: bytes = field(default=b"", init=False, repr=False)
     _timeouts: dict[str, float] = field(default_factory=dict, init=False, repr=False)
@@ -174,10 +175,15 @@ class Sandbox:
         command = [python, "-I", "-B", str(SERVER), self.isolation.value, str(uid)]
         if self.isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python), "--", *command]
-        self._proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True,
-        )
+        log = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self._proc = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True,
+            )
+        finally:
+            if log is not subprocess.DEVNULL:
+                log.close()
         self._buffer = b""
         self.starts += 1
         hello = self._read(time.monotonic() + 30)
@@ -217,10 +223,10 @@ class Sandbox:
 
     # ------------------------------------------------------------ pipes
 
-    def _send(self, obj: dict[str, Any]) -> bool:
+    def _write(self, data: bytes) -> bool:
         assert self._proc is not None and self._proc.stdin is not None
         try:
-            self._proc.stdin.write(json.dumps(obj).encode() + b"\n")
+            self._proc.stdin.write(data)
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError):
             return False
@@ -282,7 +288,8 @@ class Sandbox:
         trusted = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
                    "timeout": timeout, "seed": 0}
         started = time.monotonic()
-        if not self._send(job) or self._read(started + 30) is None or not self._send(trusted):
+        head = json.dumps(job).encode()
+        if not self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n"):
             self._kill()
             return Execution((False,) * n, Status.CRASH, "sandbox server died", 0.0, danger)
         reply = self._read(started + timeout + GRACE_SECONDS + 2 * timeout)
@@ -300,6 +307,8 @@ def _parse_reply(reply: dict[str, Any], n: int, danger: tuple[str, ...]) -> Exec
         status = Status(reply.get("status"))
     except ValueError:
         status = Status.INFRA_ERROR
+    if status is Status.INFRA_ERROR and passed == []:
+        return Execution((False,) * n, status, str(reply.get("detail", "")), 0.0, danger)
     if not (isinstance(passed, list) and len(passed) == n and all(type(p) is bool for p in passed)):
         return Execution((False,) * n, Status.INFRA_ERROR, "malformed result from the sandbox", 0.0, danger)
     return Execution(tuple(passed), status, str(reply.get("detail", "")), float(reply.get("seconds", 0.0)), danger)

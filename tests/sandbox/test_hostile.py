@@ -210,6 +210,19 @@ HOSTILE: dict[str, str] = {
             forge()
             return None
     """,
+    "wipe_sandbox_tmp": """
+        import os, shutil
+        for root in ("/tmp", os.path.dirname(os.getcwd())):
+            shutil.rmtree(root, ignore_errors=True)
+        def add(a, b):
+            return None
+    """,
+    "unwind_into_server": """
+        import os
+        os.close(3)
+        os.close(4)
+        raise RuntimeError("propagate into whatever called me")
+    """,
     "deep_recursion": """
         def add(a, b):
             return add(a, b)
