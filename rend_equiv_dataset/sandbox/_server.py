@@ -29,8 +29,8 @@ import signal
 import sys
 import time
 
-MODE = sys.argv[1]  # "bwrap" (own PID namespace), "uid" (root, setuid child), "plain"
-SANDBOX_UID = int(sys.argv[2])
+MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace), "uid" (root, setuid child), "plain"
+SANDBOX_UID = -1
 MAX_REPLY = 8 << 20
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b")
 
@@ -646,7 +646,10 @@ def preload():
 
 
 def main():
-    global BASE
+    global BASE, MODE, SANDBOX_UID
+    MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
+    if MODE not in ("bwrap", "uid", "plain"):
+        raise SystemExit(f"unknown mode {MODE!r}")
     preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)

@@ -97,6 +97,8 @@ def leftovers(box: Sandbox) -> set[int]:
 
 @pytest.fixture(scope="module", params=available_modes(), ids=lambda m: m.value)
 def box(request):
+    if not getattr(request.module, "ALL_ISOLATION_MODES", True) and request.param is not available_modes()[0]:
+        pytest.skip("functional tests run under the preferred isolation mode only")
     sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
     sandbox.start()
     yield sandbox
