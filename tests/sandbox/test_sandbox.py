@@ -94,6 +94,8 @@ def test_evalplus_problems_run_differentially_against_the_canonical_solution(cle
     off = clean.run(truncate, truncate.prompt + "    return round(number % 1.0, 1)\n")
     assert off.label == 0 and off.passed[0]  # 3.5 -> 0.5 is still right
     mbpp = load_evalplus(FIXTURES / "mbppplus_small.jsonl").problems
+    reordered = "def similar_elements(a, b):\n    return tuple(sorted(set(a) & set(b), reverse=True))\n"
+    assert clean.run(mbpp[0], reordered).label == 1  # set-equality task: order is free
     assert clean.run(mbpp[1], mbpp[1].canonical_solution).label == 1
     assert clean.run(mbpp[1], "def is_not_prime(n):\n    return n % 2 == 0\n").label == 0
 
