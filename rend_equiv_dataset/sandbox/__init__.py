@@ -13,7 +13,11 @@ the child's return value comes back as JSON of exact builtin types (``int``,
 ``bytes`` — never a subclass), and is rebuilt there as fresh objects. Every
 assertion is therefore evaluated in the PARENT on plain values; the candidate
 can choose what it returns and nothing else. Forging a pass means returning the
-right values — which is what passing means.
+right values — which is what passing means. Replies must come one per request,
+in order; anything else on the channel is tampering and voids every verdict of
+that candidate. Calls whose arguments are literals in a leading run of plain
+``assert`` statements are sent in one batch up front (one round trip instead of
+one per assertion); the child is forked before the tests reach the server.
 
 Each child gets: its own session and process group; CPU-time, address-space,
 file-size, process-count, open-file limits; standard input from ``/dev/null``
@@ -46,9 +50,12 @@ a candidate that finds expected outputs by itself (hard-coding, or searching its
 own memory for remnants of earlier jobs' test code — children are forked before
 the current job's tests are sent, but the server's freed memory is not wiped);
 denial of service within the limits (it may use its full CPU and memory budget).
-Without bubblewrap there is NO network isolation and, in :data:`Isolation.PLAIN`
-mode, a candidate can signal other processes of the same user and a double-forked
-daemon may escape the process-group cleanup.
+Without bubblewrap as a normal user (:data:`Isolation.PLAIN`) there is NO network
+isolation, a candidate can signal other processes of the same user, and a
+double-forked daemon may escape the process-group cleanup. In
+:data:`Isolation.UID` mode the server drops into an empty network namespace, and
+modules it did not preload cannot be imported when the interpreter lives in a
+directory the private uid cannot read.
 """
 
 from rend_equiv_dataset.sandbox.runner import Execution, Isolation, Limits, Sandbox, Status, choose_isolation
