@@ -37,6 +37,8 @@ TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b")
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
 CLONE_NEWNET = 0x40000000
+IGNORED_IN_SERVER = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE, signal.SIGUSR1,
+                     signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
 
 
 class Abort(BaseException):
@@ -151,7 +153,6 @@ def child_main(job, req_r, rep_w, workdir):
     """Runs in the forked child: limits, isolation, then the candidate; never returns."""
     try:
         os.setsid()
-        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         limits = job["limits"]
         a, b = os.dup(req_r), os.dup(rep_w)
         os.dup2(a, 3)
@@ -169,6 +170,9 @@ def child_main(job, req_r, rep_w, workdir):
             os.setgroups([])
             os.setgid(SANDBOX_UID)
             os.setuid(SANDBOX_UID)
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after setuid, which clears it
+        for sig in IGNORED_IN_SERVER:
+            signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         cpu = int(limits["cpu_seconds"])
@@ -259,6 +263,16 @@ class Proxy:
         self.fd, self.reader, self.deadline, self.seq = fd, reader, deadline, 0
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
+        self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
+
+    def sticky(self, method, *args):
+        if self.aborted is not None:
+            raise self.aborted
+        try:
+            return method(*args)
+        except Abort as stop:
+            self.aborted = stop
+            raise
 
     def check_hello(self):
         """The child's first line says whether the candidate loaded."""
@@ -290,6 +304,12 @@ class Proxy:
             self.ahead.append((self.request({"args": args}), encoded))
 
     def __call__(self, *args, **kwargs):
+        return self.sticky(self.call, args, kwargs)
+
+    def run(self, stdin_text):
+        return self.sticky(self.run_stdin, stdin_text)
+
+    def call(self, args, kwargs):
         self.check_hello()
         if kwargs:
             raise CandidateError("keyword arguments are not supported")
@@ -302,7 +322,7 @@ class Proxy:
         self.drain()
         return self.receive(self.request({"args": encoded}))
 
-    def run(self, stdin_text):
+    def run_stdin(self, stdin_text):
         self.check_hello()
         self.drain()
         return self.receive(self.request({"stdin": stdin_text}))
@@ -434,6 +454,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
                 ok = True
             except Exception:  # noqa: BLE001 - any exception fails the assertion
                 ok = False
+        if proxy.aborted is not None:  # even if the test code caught it
+            raise proxy.aborted
         passed.append(ok)
 
 
@@ -655,8 +677,7 @@ def main():
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     if MODE == "uid":
         _libc.unshare(CLONE_NEWNET)  # root without bubblewrap: an empty network namespace
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE, signal.SIGUSR1,
-                signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+    for sig in IGNORED_IN_SERVER:
         signal.signal(sig, signal.SIG_IGN)
     lib_in_fd, lib_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)

@@ -119,3 +119,15 @@ def test_danger_scan_is_recorded(clean, add_problem):
     run = clean.run(add_problem, "def add(a, b):\n    if a is None:\n        import socket, subprocess\n    return a + b\n")
     assert run.label == 1 and run.danger == ("network", "process")
     assert danger_scan("x = 1") == []
+
+
+def test_test_code_that_swallows_everything_cannot_revive_a_dead_candidate(clean):
+    problem = Problem("toy/raises", "toy", "def f(x):\n", "f", "    raise ValueError(x)\n", (
+        Assertion("try:\n    candidate(1)\n    ok = False\nexcept:\n    ok = True\nassert ok"),
+        Assertion("try:\n    candidate(2)\n    ok = False\nexcept:\n    ok = True\nassert ok"),
+    ))
+    assert clean.run(problem, "def f(x):\n    raise ValueError(x)\n").passed == (True, True)
+    run = clean.run(problem, "import os\ndef f(x):\n    os._exit(0)\n")
+    assert run.passed == (False, False) and run.status.value == "crash"
+    slow = clean.run(problem, "def f(x):\n    while True:\n        pass\n")
+    assert slow.passed == (False, False) and slow.status.value == "timeout"
