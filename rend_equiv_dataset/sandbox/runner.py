@@ -24,7 +24,7 @@ from rend_equiv_dataset.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
 SANDBOX_UID = 65534
-GRACE_SECONDS = 5.0
+GRACE_SECONDS = 3.0
 
 
 class Status(str, Enum):
@@ -292,7 +292,8 @@ class Sandbox:
         if not self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n"):
             self._kill()
             return Execution((False,) * n, Status.CRASH, "sandbox server died", 0.0, danger)
-        reply = self._read(started + timeout + GRACE_SECONDS + 2 * timeout)
+        # the server enforces the timeout itself; this only catches a server that stopped answering
+        reply = self._read(started + 1.5 * timeout + GRACE_SECONDS)
         if reply is None:
             alive = self._proc is not None and self._proc.poll() is None
             self._kill()
