@@ -25,11 +25,14 @@ and output into a size-capped file; a private working directory; a wall-clock
 deadline calibrated on the canonical solution (``Limits.timeout_for``, with a
 floor). After each candidate the server (a child subreaper) kills and reaps
 every process the candidate left. Where bubblewrap works
-(:data:`Isolation.BWRAP`), the server runs in new user, PID, network, IPC and UTS
-namespaces as uid 65534 (RLIMIT_NPROC is ignored for root, hence the uid), with
-a read-only view of only the system and Python directories, a private
-size-limited ``/tmp``, ``--die-with-parent`` and no network at all; killing the
-server ends the whole namespace. Without bubblewrap, as root, each server's
+(:data:`Isolation.BWRAP`), the server runs in new PID, network, IPC and UTS
+namespaces with a read-only view of only the system and Python directories, a
+private size-limited ``/tmp``, ``--die-with-parent`` and no network at all;
+killing the server ends the whole namespace. The candidate never runs as root:
+started by root, the children switch to a private non-root uid (a uid that maps
+onto root — as bubblewrap's own user namespace would do — is exempt from
+RLIMIT_NPROC, so no user namespace is made); started by a normal user, a user
+namespace maps the server to uid 65534. Without bubblewrap, as root, each server's
 children switch to a private uid (:data:`Isolation.UID`); otherwise only the
 rlimits and process-group cleanup apply (:data:`Isolation.PLAIN`).
 :func:`danger_scan` records which risky capabilities the source mentions.

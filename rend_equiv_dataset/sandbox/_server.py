@@ -29,7 +29,9 @@ import signal
 import sys
 import time
 
-MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace), "uid" (root, setuid child), "plain"
+MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user namespace made us uid 65534),
+#                 "bwrap-uid" (own PID namespace, real root; children switch to SANDBOX_UID),
+#                 "uid" (root, no namespaces; children switch to SANDBOX_UID), "plain" (limits only)
 SANDBOX_UID = -1
 MAX_REPLY = 8 << 20
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b")
@@ -166,7 +168,7 @@ def child_main(job, req_r, rep_w, workdir):
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
         os.chdir(workdir)
-        if MODE == "uid":
+        if MODE in ("uid", "bwrap-uid"):
             os.setgroups([])
             os.setgid(SANDBOX_UID)
             os.setuid(SANDBOX_UID)
@@ -483,7 +485,7 @@ def reap_all(child):
         kids = children()
         if not kids:
             return
-        if MODE == "bwrap":
+        if MODE in ("bwrap", "bwrap-uid"):
             try:
                 os.kill(-1, signal.SIGKILL)  # own PID namespace: everything but init and this server
             except ProcessLookupError:
@@ -561,7 +563,7 @@ def one_job(job, lib_in, lib_out, counter):
     workdir = os.path.join(BASE, f"job{counter}")
     os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
     os.mkdir(workdir, 0o700)
-    if MODE == "uid":
+    if MODE in ("uid", "bwrap-uid"):
         os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
@@ -670,7 +672,7 @@ def preload():
 def main():
     global BASE, MODE, SANDBOX_UID
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
-    if MODE not in ("bwrap", "uid", "plain"):
+    if MODE not in ("bwrap", "bwrap-uid", "uid", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
     preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
@@ -684,7 +686,7 @@ def main():
     for fd in (0, 1):
         os.dup2(null, fd)
     # bubblewrap gives a private tmpfs at /tmp; otherwise prefer the shared-memory tmpfs (fast create/unlink)
-    root = "/tmp" if MODE == "bwrap" or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
+    root = "/tmp" if MODE.startswith("bwrap") or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
     BASE = os.path.join(root, f"rend-equiv-sandbox-{os.getpid()}")
     os.mkdir(BASE, 0o711)
     lib_in = LineReader(lib_in_fd, 1 << 31)

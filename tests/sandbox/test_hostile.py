@@ -359,3 +359,27 @@ def test_parent_environment_cannot_weaken_the_run(monkeypatch, tmp_path, variabl
         right = box.run(ADD, ADD.prompt + ADD.canonical_solution)
     assert wrong.label == 0 and not any(wrong.passed)
     assert right.label == 1
+
+
+def test_process_limit_bounds_a_fork_bomb(clean):
+    from rend_equiv_dataset.loaders.problems import Assertion, Problem
+
+    limit = clean.limits.processes
+    bounded = Problem("toy/forks", "toy", "def forks():\n", "forks", "    return 0\n",
+                      (Assertion(f"assert 0 < candidate() < {limit}"),))
+    code = """
+import os, time
+def forks():
+    made = 0
+    for _ in range(200):
+        try:
+            if os.fork() == 0:
+                time.sleep(30)
+                os._exit(0)
+            made += 1
+        except OSError:
+            break
+    return made
+"""
+    run = clean.run(bounded, code)
+    assert run.label == 1, run  # the candidate itself reports being stopped below the limit
