@@ -616,7 +616,9 @@ def one_job(job, lib_in, lib_out, counter):
     if status == "crash" and done == pid:
         detail = f"{detail}; {exit_detail(wait_status)}"
     remove_tree(workdir)
-    passed = (passed + [False] * n)[:n]  # assertions after a timeout or crash fail
+    if status == "timeout":
+        passed = []  # how far a slow run got depends on the machine: keep releases reproducible
+    passed = (passed + [False] * n)[:n]  # assertions after a crash fail
     return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}
 
 

@@ -31,7 +31,7 @@ class Status(str, Enum):
     """How one execution ended (DESIGN §7.5 ``status``)."""
 
     OK = "ok"  # every assertion was evaluated (each may pass or fail)
-    TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit
+    TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit (every assertion counts as failed)
     CRASH = "crash"  # the candidate did not load, died, or killed the sandbox
     INFRA_ERROR = "infra_error"  # the sandbox could not run the job
 

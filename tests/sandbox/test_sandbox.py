@@ -131,3 +131,9 @@ def test_test_code_that_swallows_everything_cannot_revive_a_dead_candidate(clean
     assert run.passed == (False, False) and run.status.value == "crash"
     slow = clean.run(problem, "def f(x):\n    while True:\n        pass\n")
     assert slow.passed == (False, False) and slow.status.value == "timeout"
+
+
+def test_a_timeout_keeps_no_verdict_so_results_do_not_depend_on_machine_speed(clean, add_problem):
+    code = "calls = []\ndef add(a, b):\n    calls.append(1)\n    while len(calls) > 2:\n        pass\n    return a + b\n"
+    run = clean.run(add_problem, code)
+    assert run.status.value == "timeout" and run.passed == (False,) * 5
