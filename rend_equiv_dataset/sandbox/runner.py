@@ -145,7 +145,10 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
                 made.add(name)
         args += ["--ro-bind", path, path]
         bound.append(path)
-    users = [] if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
+    # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it)
+    caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
+                                                  "CAP_DAC_OVERRIDE") for x in ("--cap-add", cap)]
+    users = caps if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
         "--unshare-cgroup-try", *users, "--die-with-parent", "--new-session", *args,
