@@ -20,12 +20,14 @@ from rend_equiv_dataset.errors import InputError
 
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
+    "theory": "theory",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
     "build": "panel_build",
     "exec": "panel_exec",
+    "score": "panel_score",
 }
 
 
