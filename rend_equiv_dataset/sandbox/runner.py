@@ -6,6 +6,7 @@ isolation does and does not protect against.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -96,16 +97,15 @@ class _ProblemLike(Protocol):
     def reference_code(self) -> str: ...
 
 
+@functools.lru_cache(maxsize=1)
 def bwrap_works() -> bool:
-    """True when ``bwrap`` is installed and can create the namespaces the sandbox uses."""
-    exe = shutil.which("bwrap")
-    if exe is None:
+    """True when ``bwrap`` is installed and runs this interpreter in the sandbox's exact setup."""
+    if shutil.which("bwrap") is None:
         return False
-    users = [] if os.geteuid() == 0 else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
-    probe = [exe, "--unshare-pid", "--unshare-net", *users, "--die-with-parent", "--ro-bind", "/", "/",
-             "--proc", "/proc", "--dev", "/dev", "true"]
+    python = sys.executable
+    probe = [*_bwrap_command(python, as_root=os.geteuid() == 0), "--", python, "-I", "-c", "import json"]
     try:
-        return subprocess.run(probe, capture_output=True, timeout=20, check=False).returncode == 0
+        return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
