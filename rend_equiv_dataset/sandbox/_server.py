@@ -98,14 +98,17 @@ def decode(value, depth=0):
             return bytes.fromhex(inner)
         if type(inner) is list:
             items = [decode(v, depth + 1) for v in inner]
-            if tag == "$t":
-                return tuple(items)
-            if tag == "$s":
-                return set(items)
-            if tag == "$fs":
-                return frozenset(items)
-            if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
-                return dict((k, v) for k, v in items)
+            try:
+                if tag == "$t":
+                    return tuple(items)
+                if tag == "$s":
+                    return set(items)
+                if tag == "$fs":
+                    return frozenset(items)
+                if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
+                    return dict((k, v) for k, v in items)
+            except TypeError:  # an unhashable member or key
+                raise CandidateError("malformed value in reply") from None
     raise CandidateError("malformed value in reply")
 
 
