@@ -32,7 +32,11 @@ killing the server ends the whole namespace. The candidate never runs as root:
 started by root, the children switch to a private non-root uid (a uid that maps
 onto root — as bubblewrap's own user namespace would do — is exempt from
 RLIMIT_NPROC, so no user namespace is made); started by a normal user, a user
-namespace maps the server to uid 65534. Without bubblewrap, as root, each server's
+namespace maps the server to uid 65534. (Started by root, the server itself —
+trusted code that only handles plain values — stays root inside the namespaces
+with six capabilities: set uid/gid, kill, chown, fowner, dac_override.) A run
+that times out keeps no verdict at all, since how far it got depends on the
+machine's speed. Without bubblewrap, as root, each server's
 children switch to a private uid (:data:`Isolation.UID`); otherwise only the
 rlimits and process-group cleanup apply (:data:`Isolation.PLAIN`).
 :func:`danger_scan` records which risky capabilities the source mentions.
