@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -21,14 +22,20 @@ MAIN_COVERAGES: tuple[float, ...] = (0.05, 0.10, 0.20, 0.50)
 def covered_count(coverage: float, n_assertions: int) -> int:
     """q = max(1, min(|T|, ⌊c·|T| + 0.5⌋)) (paper §3: round half up).
 
+    c is taken as the decimal it is written as, so exact halves round up
+    (in binary floating point 0.7·45 + 0.5 is just below 32).
+
     >>> covered_count(0.2, 7), covered_count(0.02, 7), covered_count(0.5, 9), covered_count(1.0, 3)
     (1, 1, 5, 3)
+    >>> covered_count(0.7, 45)
+    32
     """
     if not 0.0 < coverage <= 1.0 or math.isnan(coverage):
         raise ValueError(f"coverage must be in (0, 1], got {coverage!r}")
     if n_assertions < 1:
         raise ValueError(f"a problem needs at least one assertion, got {n_assertions}")
-    return max(1, min(n_assertions, math.floor(coverage * n_assertions + 0.5)))
+    exact = Fraction(repr(float(coverage))) * n_assertions + Fraction(1, 2)
+    return max(1, min(n_assertions, math.floor(exact)))
 
 
 def prefix_signal(passed: Sequence[bool], coverage: float) -> int:

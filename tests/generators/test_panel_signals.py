@@ -32,6 +32,12 @@ def test_covered_count_rounds_half_up(c, n, q):
     assert covered_count(c, n) == q
 
 
+@given(st.sampled_from(COVERAGE_LEVELS), st.integers(1, 2000))
+def test_covered_count_equals_integer_rounding_at_every_level(c, n):
+    percent = round(c * 100)  # every level is a whole percent
+    assert covered_count(c, n) == max(1, min(n, (percent * n + 50) // 100))
+
+
 @pytest.mark.parametrize(("c", "n"), [(0.0, 5), (1.5, 5), (math.nan, 5), (0.2, 0)])
 def test_covered_count_rejects_bad_input(c, n):
     with pytest.raises(ValueError):
