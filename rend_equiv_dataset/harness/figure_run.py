@@ -78,7 +78,14 @@ def run_figures(run: FigureRun) -> int:
     fields = run.key_fields()
     meta = {**fields, "dataset_fingerprint": dataset_fingerprint(run.data), "package_version": __version__}
     store = RunStore(run.out, meta=meta, key=run_key(fields))
-    store.open()
+    store.open(rank=ctx.rank)
+    try:
+        return _run_locked(run, ctx, table, all_ids, store)
+    finally:
+        store.close()
+
+
+def _run_locked(run: FigureRun, ctx: ProcessContext, table: Any, all_ids: list[str], store: RunStore) -> int:
     mine = ctx.split(all_ids)
     done = store.done_ids(retry_errors=run.retry_errors)
     pending = [rid for rid in mine if rid not in done]

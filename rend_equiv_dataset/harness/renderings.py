@@ -2,6 +2,13 @@
 
 The images stay undecoded until a rendering is answered, so an image that
 cannot be decoded fails that rendering only (it is recorded as an error).
+
+The parquet files the card names are read directly, not through
+``load_dataset``'s Arrow cache: with datasets 5.2 that cache is keyed by the
+folder's *name* and config only, so two different releases in folders with the
+same name (``release/``) silently share one cache entry and the second one
+loads the first one's rows (seen here). Reading the files also spares each
+process of a run a copy of every image.
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from PIL import Image
 
 from rend_equiv_dataset.errors import InputError
@@ -40,8 +49,11 @@ def load_renderings(data_dir: Path) -> Any:
             file=data_dir,
             field="--data",
         )
-    loaded = datasets.load_dataset(str(data_dir), CONFIG)
-    table = datasets.concatenate_datasets([loaded[s] for s in sorted(loaded)])
+    files = datasets.load_dataset_builder(str(data_dir), CONFIG).config.data_files
+    paths = [path for split in sorted(files) for path in files[split]]
+    if not paths:
+        raise InputError(f"the {CONFIG!r} config names no data files", file=data_dir, field="--data")
+    table = datasets.Dataset(pa.concat_tables([pq.read_table(path) for path in paths]))
     for column in REQUIRED_COLUMNS:
         if column not in table.column_names:
             raise InputError(f"the {CONFIG!r} config has no column {column!r}", file=data_dir, field=column)

@@ -16,12 +16,16 @@ predictions file. :meth:`RunStore.merge` writes the output atomically: the
 processes or restarts that produced them; a success always wins over an error
 for the same id. A store whose output or parts folder belongs to another run
 key refuses to start (:class:`~rend_equiv_dataset.errors.InputError`), so
-settings are never silently mixed.
+settings are never silently mixed. Each process holds an exclusive lock on
+``OUT.parts/lock-RANK`` from :meth:`RunStore.open` until it exits (the kernel
+drops it when a process is killed), so a second run started on the same output
+while a process of the first is still alive stops with a clear message instead
+of racing it; rank 0 keeps its lock through the merge.
 
 >>> import tempfile, pathlib
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "preds.jsonl"
 >>> store = RunStore(out, meta={"model": "m"}, key="k1")
->>> store.open()
+>>> store.open(rank=0)
 >>> w = store.writer(rank=0)
 >>> w.append({"render_id": "b", "output": "2"}); w.append({"render_id": "a", "output": "1"})
 >>> w.close()
@@ -35,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -141,6 +146,7 @@ class RunStore:
     key: str
     id_field: str = "render_id"
     parts: Path = field(init=False)
+    _lock_fd: int | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -148,8 +154,11 @@ class RunStore:
         self.meta = {**self.meta, KEY_FIELD: self.key}
 
     # -- starting -------------------------------------------------------------
-    def open(self) -> None:
-        """Check that existing output and parts belong to this run; create the parts folder."""
+    def open(self, rank: int = 0) -> None:
+        """Check that existing output and parts belong to this run; create the parts folder.
+
+        Then take this process's lock (``rank``), released by :meth:`close` or at exit.
+        """
         if not self.out.parent.is_dir():
             raise InputError("the output's folder does not exist", file=self.out.parent, field="--out")
         self._check_output()
@@ -159,6 +168,28 @@ class RunStore:
             self._check_meta(_load_json(run_file), run_file)
         else:
             atomic_write_text(run_file, json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+        self._lock(rank)
+
+    def _lock(self, rank: int) -> None:
+        path = self.parts / f"lock-{rank:05d}"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError(
+                f"process {rank} of another run on this output is still running (lock {path.name}); "
+                "wait for it or stop it first",
+                file=self.out,
+                field="--out",
+            )
+        self._lock_fd = fd
+
+    def close(self) -> None:
+        """Release this process's lock."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
     def _check_output(self) -> None:
         if not self.out.exists():
