@@ -1,0 +1,169 @@
+"""Hub-ready dataset folders: parquet shards per config + a README.md card.
+
+A release folder looks like the Hub expects (DESIGN §3.4)::
+
+    OUT/README.md                                   card: YAML `configs` + `dataset_info`, prose
+    OUT/data/<config>/<split>-00000-of-00001.parquet
+
+so ``datasets.load_dataset(OUT, config)`` reads it locally and
+:func:`push_folder` publishes the same bytes. Folders are written atomically:
+into a temporary folder beside the target, renamed into place at the end, so
+an interrupted build leaves no half-written release.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rend_equiv_dataset.errors import InputError
+
+if TYPE_CHECKING:
+    import datasets
+
+DEFAULT_SPLIT = "train"
+
+
+def check_output_dir(out: str | os.PathLike[str], *, overwrite: bool, option: str = "--out") -> Path:
+    """Validate a release target: refuse a non-empty folder unless ``overwrite``, and an unwritable parent.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "x").write_text("1")
+    1
+    >>> check_output_dir(d, overwrite=False)
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: field '--out': folder ... is not empty; pass --overwrite to replace it
+    """
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{target} exists and is not a folder", field=option)
+    if target.is_dir() and any(target.iterdir()) and not overwrite:
+        raise InputError(f"folder {target} is not empty; pass --overwrite to replace it", field=option)
+    parent = target.resolve().parent
+    if not parent.is_dir():
+        raise InputError(f"parent folder {parent} does not exist", field=option)
+    if not os.access(parent, os.W_OK):
+        raise InputError(f"cannot write in {parent}", field=option)
+    return target
+
+
+@contextlib.contextmanager
+def atomic_dir(target: str | os.PathLike[str], *, overwrite: bool = False) -> Iterator[Path]:
+    """Yield a temporary folder beside ``target``; on success it replaces ``target``.
+
+    On any exception (Ctrl-C included) the temporary folder is removed and
+    ``target`` is left as it was.
+    """
+    final = check_output_dir(target, overwrite=overwrite)
+    parent = final.resolve().parent
+    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=parent))
+    try:
+        yield staging
+        if final.exists():
+            retired = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=parent))
+            os.replace(final, retired / final.name)
+            os.replace(staging, final)
+            shutil.rmtree(retired, ignore_errors=True)
+        else:
+            os.replace(staging, final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def shard_path(config: str, split: str = DEFAULT_SPLIT, index: int = 0, count: int = 1) -> str:
+    """Relative path of one parquet shard, in the Hub's naming scheme.
+
+    >>> shard_path("renderings", index=1, count=3)
+    'data/renderings/train-00001-of-00003.parquet'
+    """
+    return f"data/{config}/{split}-{index:05d}-of-{count:05d}.parquet"
+
+
+def write_config(
+    folder: str | os.PathLike[str],
+    config: str,
+    dataset: datasets.Dataset,
+    *,
+    split: str = DEFAULT_SPLIT,
+    max_rows_per_shard: int = 2_000,
+) -> list[str]:
+    """Write ``dataset`` as parquet shards of ``config``; images are embedded as bytes.
+
+    Returns the relative shard paths. The bytes depend only on the rows and
+    the library versions, so the same rows give the same files.
+    """
+    import pyarrow.parquet as pq
+    from datasets.table import embed_table_storage
+
+    table = embed_table_storage(dataset.with_format("arrow")[:])
+    count = max(1, -(-table.num_rows // max_rows_per_shard))
+    paths = []
+    for index in range(count):
+        relative = shard_path(config, split, index, count)
+        path = Path(folder) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        chunk = table.slice(index * max_rows_per_shard, max_rows_per_shard)
+        pq.write_table(chunk, path, compression="zstd", write_statistics=False)
+        paths.append(relative)
+    return paths
+
+
+def card_metadata(
+    configs: Mapping[str, datasets.Features],
+    *,
+    split: str = DEFAULT_SPLIT,
+    license: str = "apache-2.0",
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The YAML header of a dataset card: ``configs`` with ``data_files`` and ``dataset_info`` features."""
+    return {
+        "license": license,
+        "configs": [
+            {"config_name": name, "data_files": [{"split": split, "path": f"data/{name}/{split}-*.parquet"}]}
+            for name in configs
+        ],
+        "dataset_info": [
+            {"config_name": name, "features": features._to_yaml_list()} for name, features in configs.items()
+        ],
+        **(extra or {}),
+    }
+
+
+def write_card(folder: str | os.PathLike[str], metadata: Mapping[str, Any], body: str) -> Path:
+    """Write README.md: a YAML front matter block then the Markdown body."""
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard(f"---\n{_yaml(metadata)}---\n\n{body.strip()}\n")
+    path = Path(folder) / "README.md"
+    path.write_text(str(card), encoding="utf-8")
+    return path
+
+
+def _yaml(metadata: Mapping[str, Any]) -> str:
+    import yaml
+
+    return yaml.safe_dump(dict(metadata), sort_keys=False, allow_unicode=True)
+
+
+def push_folder(folder: str | os.PathLike[str], repo_id: str, *, private: bool = False, token: str | None = None) -> str:
+    """Publish a release folder to the Hub as a dataset repository; returns the commit URL."""
+    from huggingface_hub import HfApi
+
+    api = HfApi(token=token)
+    api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+    info = api.upload_folder(folder_path=str(folder), repo_id=repo_id, repo_type="dataset")
+    return str(info)
+
+
+def config_names(folder: str | os.PathLike[str]) -> Sequence[str]:
+    """Configs present in a release folder (sub-folders of ``data/``), sorted."""
+    data = Path(folder) / "data"
+    return sorted(p.name for p in data.iterdir() if p.is_dir()) if data.is_dir() else []
