@@ -20,15 +20,17 @@ from rend_equiv_dataset.errors import InputError
 
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
+    "build": "build",
     "theory": "theory",
+    "score": "score",
+    "simulate": "simulate",
+    "submit": "submit",
     "run": "run",
     "tiny-model": "tiny_model",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
-    "run": "run",
-    "tiny-model": "tiny_model",
 }
 
 
