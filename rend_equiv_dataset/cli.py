@@ -31,6 +31,8 @@ COMMANDS: dict[str, str] = {
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
+    "build": "panel_build",
+    "exec": "panel_exec",
 }
 
 
