@@ -3,7 +3,8 @@
 The images stay undecoded until a rendering is answered, so an image that
 cannot be decoded fails that rendering only (it is recorded as an error).
 
-The parquet files the card names are read directly, not through
+The parquet files the card names (:func:`rend_equiv_dataset.loaders.release.renderings_files`,
+shared with the scorer) are read directly, not through
 ``load_dataset``'s Arrow cache: with datasets 5.2 that cache is keyed by the
 folder's *name* and config only, so two different releases in folders with the
 same name (``release/``) silently share one cache entry and the second one
@@ -36,23 +37,15 @@ def load_renderings(data_dir: Path) -> Any:
     """
     import datasets
 
+    from rend_equiv_dataset.loaders.release import renderings_files
+
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
         raise InputError("is not a folder", file=data_dir, field="--data")
     try:
-        names = datasets.get_dataset_config_names(str(data_dir))
-    except Exception as err:  # noqa: BLE001 - any failure here means "not a release folder"
-        raise InputError(f"is not a dataset folder ({type(err).__name__}: {err})", file=data_dir, field="--data")
-    if CONFIG not in names:
-        raise InputError(
-            f"has no {CONFIG!r} config (found {sorted(names)}); build one with `rend-equiv build`",
-            file=data_dir,
-            field="--data",
-        )
-    files = datasets.load_dataset_builder(str(data_dir), CONFIG).config.data_files
-    paths = [path for split in sorted(files) for path in files[split]]
-    if not paths:
-        raise InputError(f"the {CONFIG!r} config names no data files", file=data_dir, field="--data")
+        paths = renderings_files(data_dir)
+    except InputError as err:
+        raise InputError(f"{err.message}; build a release with `rend-equiv build`", file=data_dir, field="--data")
     table = datasets.Dataset(pa.concat_tables([pq.read_table(path) for path in paths]))
     for column in REQUIRED_COLUMNS:
         if column not in table.column_names:

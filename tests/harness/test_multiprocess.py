@@ -133,36 +133,35 @@ def _records(out: Path) -> list[dict]:
     return lines[1:]
 
 
-def _maybe_score(data: Path, preds: Path, tmp: Path) -> None:
-    """Score with `rend-equiv score` once the scoring command is part of the package."""
-    from rend_equiv_dataset.cli import COMMANDS
-
-    if "score" not in COMMANDS:
-        return
-    _run_cli(["score", "--data", str(data), "--predictions", str(preds), "--out", str(tmp / "report")], tmp)
-    assert (tmp / "report" / "report.json").exists()
-
-
-def _run_cli(argv: list[str], tmp: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "rend_equiv_dataset", *argv], env=_env(tmp), cwd=tmp, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
+@pytest.fixture(scope="module")
+def built_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small real release: six instances (one per family), one re-rendering each, all edits."""
+    out = tmp_path_factory.mktemp("built") / "release"
+    argv = ["build", "--seeds", "0", "--per-family", "1", "--rerenders", "1", "--matched-cycle", "0"]
+    assert main([*argv, "--workers", "1", "--out", str(out), "--no-progress"]) == 0
+    return out
 
 
-def test_one_and_two_processes_cover_every_rendering_once(tiny_vlm: Path, tmp_path: Path) -> None:
-    data = tmp_path / "release"
-    ids = write_renderings(data, 7)
-    common = ["--data", str(data), "--model", str(tiny_vlm), "--max-new-tokens", "3", "--batch-size", "2"]
+def _score(data: Path, preds: Path, report: Path) -> dict:
+    assert main(["score", "--data", str(data), "--predictions", str(preds), "--out", str(report)]) == 0
+    return json.loads((report / "report.json").read_text())
+
+
+def test_build_run_with_one_and_two_processes_then_score(built_release: Path, tiny_vlm: Path, tmp_path: Path) -> None:
+    from rend_equiv_dataset.loaders.release import load_renderings
+
+    ids = sorted(r.render_id for r in load_renderings(built_release))
+    common = ["--data", str(built_release), "--model", str(tiny_vlm), "--max-new-tokens", "3", "--batch-size", "4"]
     assert main(["run", *common, "--out", str(tmp_path / "one.jsonl")]) == 0  # one process, in this one
     log = _finish(2, [*common, "--out", str(tmp_path / "two.jsonl")], tmp_path)
-    assert "7 renderings answered" in log
+    assert f"{len(ids)} renderings answered" in log
+    metas = []
     for name in ("one.jsonl", "two.jsonl"):
-        assert [r["render_id"] for r in _records(tmp_path / name)] == ids
-        _maybe_score(data, tmp_path / name, tmp_path)
-    meta_one = json.loads((tmp_path / "one.jsonl").read_text().splitlines()[0])
-    meta_two = json.loads((tmp_path / "two.jsonl").read_text().splitlines()[0])
-    assert meta_one == meta_two  # the process count is not a setting
+        assert [r["render_id"] for r in _records(tmp_path / name)] == ids  # each exactly once
+        report = _score(built_release, tmp_path / name, tmp_path / f"report-{name}")
+        assert report["n_instances"] == 6
+        metas.append(json.loads((tmp_path / name).read_text().splitlines()[0]))
+    assert metas[0] == metas[1]  # the process count is not a setting
 
 
 def test_sigkill_at_several_points_then_resume_with_other_process_counts(tiny_vlm: Path, tmp_path: Path) -> None:
