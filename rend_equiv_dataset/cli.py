@@ -33,6 +33,8 @@ COMMANDS: dict[str, str] = {
 PANEL_COMMANDS: dict[str, str] = {
     "build": "panel_build",
     "exec": "panel_exec",
+    "judge": "panel_judge",
+    "solve": "panel_solve",
 }
 
 

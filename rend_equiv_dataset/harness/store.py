@@ -139,12 +139,16 @@ class RunStore:
         meta: the provenance written as the output's first line ``{"meta": ...}``.
         key: the run key; stored in ``meta`` and on every part line.
         id_field: the record's id (``render_id`` for figure runs).
+        inline_meta: write ``meta`` as the output's first line (DESIGN §7.3); when
+            False (panel files, whose readers take records only) it goes to
+            ``OUT.meta.json`` next to the output instead.
     """
 
     out: Path
     meta: dict[str, Any]
     key: str
     id_field: str = "render_id"
+    inline_meta: bool = True
     parts: Path = field(init=False)
     _lock_fd: int | None = field(init=False, default=None)
 
@@ -191,8 +195,22 @@ class RunStore:
             os.close(self._lock_fd)
             self._lock_fd = None
 
+    @property
+    def meta_file(self) -> Path:
+        return self.out.with_name(self.out.name + ".meta.json")
+
     def _check_output(self) -> None:
         if not self.out.exists():
+            return
+        if not self.inline_meta:
+            if not self.meta_file.exists():
+                raise InputError(
+                    f"exists without its {self.meta_file.name}, so it is not an output of this harness; "
+                    "choose another --out or remove it",
+                    file=self.out,
+                    field="--out",
+                )
+            self._check_meta(_load_json(self.meta_file), self.meta_file)
             return
         first = next(read_jsonl_lines(self.out), None)
         if first is None or "meta" not in first[1]:
@@ -270,9 +288,12 @@ class RunStore:
             errors.pop(rid, None)
         wanted = list(all_ids)
         missing = sorted(set(wanted) - set(answers) - set(errors))
-        lines = [json.dumps({"meta": self.meta}, ensure_ascii=False, sort_keys=True)]
+        meta_line = json.dumps({"meta": self.meta}, ensure_ascii=False, sort_keys=True)
+        lines = [meta_line] if self.inline_meta else []
         lines += [json.dumps(answers[rid], ensure_ascii=False) for rid in sorted(answers)]
-        atomic_write_text(self.out, "\n".join(lines) + "\n")
+        if not self.inline_meta:
+            atomic_write_text(self.meta_file, meta_line + "\n")
+        atomic_write_text(self.out, "\n".join(lines) + "\n" if lines else "")
         errors_path = self._write_errors(errors)
         result = MergeResult(len(answers), errors, missing, errors_path)
         if result.complete and self.parts.is_dir():
