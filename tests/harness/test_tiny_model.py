@@ -1,0 +1,49 @@
+"""``rend-equiv tiny-model``: built offline, loadable by the Auto classes, no torchvision."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+from rend_equiv_dataset.cli import main
+from rend_equiv_dataset.harness.tiny import build_tokenizer
+
+
+def test_tokenizer_round_trips_any_text_and_has_the_chat_tokens() -> None:
+    tok = build_tokenizer()
+    text = "Wert: 1 234,5 € — ΔB?"
+    assert tok.decode(tok(text)["input_ids"]) == text
+    assert tok.convert_tokens_to_ids("<image>") == 3 and tok.eos_token == "<|im_end|>"
+    prompt = tok.apply_chat_template([{"role": "user", "content": "hi"}], add_generation_prompt=True, tokenize=False)
+    assert prompt == "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"
+
+
+def test_command_builds_a_loadable_vlm_and_refuses_a_non_empty_folder(tmp_path: Path, capsys) -> None:
+    from transformers import AutoModelForImageTextToText, AutoProcessor
+
+    out = tmp_path / "m"
+    assert main(["tiny-model", "--out", str(out), "--seed", "1"]) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert config["model_type"] == "llava"
+    processor = AutoProcessor.from_pretrained(out)
+    model = AutoModelForImageTextToText.from_pretrained(out)
+    assert sum(p.numel() for p in model.parameters()) < 1_000_000
+    if importlib.util.find_spec("torchvision") is None:
+        assert type(processor.image_processor).__name__.endswith("Pil")
+    assert main(["tiny-model", "--out", str(out)]) == 2
+    assert "not empty" in capsys.readouterr().err
+
+
+def test_seed_decides_the_weights(tmp_path: Path) -> None:
+    from rend_equiv_dataset.harness.tiny import build_tiny_model
+
+    a = build_tiny_model(tmp_path / "a", kind="text", seed=0)
+    b = build_tiny_model(tmp_path / "b", kind="text", seed=0)
+    c = build_tiny_model(tmp_path / "c", kind="text", seed=1)
+    weights = [(p / "model.safetensors").read_bytes() for p in (a, b, c)]
+    assert weights[0] == weights[1] != weights[2]
+    from rend_equiv_dataset.harness.provenance import local_model_revision
+
+    # different weights, different revision: their outputs never share a resume key
+    assert local_model_revision(a) == local_model_revision(b) != local_model_revision(c)
