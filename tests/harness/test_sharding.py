@@ -51,3 +51,15 @@ def test_single_process_context_takes_everything(monkeypatch) -> None:
     ctx = process_context()
     assert (ctx.rank, ctx.world, ctx.is_main, ctx.device) == (0, 1, True, "cpu")
     assert ctx.split(["a", "b"]) == ["a", "b"]
+
+
+def test_importing_the_harness_and_the_cli_loads_no_heavy_library() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, rend_equiv_dataset.harness, rend_equiv_dataset.cli;"
+        "print(sorted(m for m in ('torch', 'transformers', 'vllm', 'accelerate', 'datasets') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
