@@ -133,15 +133,6 @@ def _records(out: Path) -> list[dict]:
     return lines[1:]
 
 
-@pytest.fixture(scope="module")
-def built_release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small real release: six instances (one per family), one re-rendering each, all edits."""
-    out = tmp_path_factory.mktemp("built") / "release"
-    argv = ["build", "--seeds", "0", "--per-family", "1", "--rerenders", "1", "--matched-cycle", "0"]
-    assert main([*argv, "--workers", "1", "--out", str(out), "--no-progress"]) == 0
-    return out
-
-
 def _score(data: Path, preds: Path, report: Path) -> dict:
     assert main(["score", "--data", str(data), "--predictions", str(preds), "--out", str(report)]) == 0
     return json.loads((report / "report.json").read_text())
