@@ -187,3 +187,30 @@ def test_sigkill_at_several_points_then_resume_with_other_process_counts(tiny_vl
         assert by_id[old["render_id"]] == {k: v for k, v in old.items() if k != "run_key"}
     assert all(len(r["samples"]) == 2 and "logprob" in r and len(r["perturbed"]) == 4 for r in records)
     assert not parts.exists()
+
+
+def test_panel_judge_resumes_after_sigkill(tiny_text: Path, tmp_path: Path) -> None:
+    from rend_equiv_dataset.loaders.candidates import load_verdicts
+
+    cands = tmp_path / "cands.jsonl"
+    rows = [
+        {"problem_id": f"HumanEval/{i % 4}", "candidate_id": f"c{i:02d}", "solver": "s", "code": f"def f():\n    return {i}\n"}
+        for i in range(10)
+    ]
+    cands.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out, parts = tmp_path / "verdicts.jsonl", tmp_path / "verdicts.jsonl.parts"
+    args = ["panel", "judge", "--model", str(tiny_text), "--candidates", str(cands), "--judge-name", "j",
+            "--max-new-tokens", "48", "--batch-size", "1", "--out", str(out)]  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "rend_equiv_dataset", *args], env=_env(tmp_path), cwd=tmp_path,
+        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    _kill_when(proc, parts, lines=3)
+    before = _part_lines(parts)
+    assert len(before) >= 3 and not out.exists()
+    assert main(args) == 0  # resume in this process
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["candidate_id"] for line in lines] == [r["candidate_id"] for r in rows]
+    by_id = {line["candidate_id"]: line for line in lines}
+    assert all(by_id[b["candidate_id"]]["response"] == b["response"] for b in before)
+    assert len(load_verdicts(out).votes) == 10
