@@ -129,7 +129,10 @@ def _run(
     if pending:
         from rend_equiv_dataset.harness.backends import load_model
 
-        model = load_model(run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size)
+        options = {"images_per_prompt": 0} if run.backend == "vllm" else {}
+        model = load_model(
+            run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size, **options
+        )
         writer = store.writer(ctx.rank)
         bar = tqdm(total=len(mine), initial=len(mine) - len(pending), desc=f"process {ctx.rank}", position=ctx.rank)
         settings = run.settings()

@@ -157,3 +157,58 @@ def test_real_sampling_params_accept_our_arguments() -> None:
     settings = GenerationSettings(samples=8, temperature=0.7, logprobs=True)
     greedy, sampled = build_sampling(Request("r", "q", settings=settings), SamplingParams)
     assert greedy.logprobs == 1 and sampled.n == 8 and sampled.temperature == 0.7
+
+
+class RecordingLLM(FakeLLM):
+    """A fake ``vllm.LLM`` that records how it was constructed."""
+
+    made: list[dict[str, Any]] = []
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__()
+        RecordingLLM.made.append(kwargs)
+
+
+@pytest.fixture
+def fake_vllm(monkeypatch):  # type: ignore[no-untyped-def]
+    import sys
+    import types
+
+    module = types.ModuleType("vllm")
+    module.LLM = RecordingLLM
+    module.SamplingParams = FakeSamplingParams
+    monkeypatch.setitem(sys.modules, "vllm", module)
+    RecordingLLM.made = []
+    return RecordingLLM
+
+
+def test_engine_options_for_vision_and_text_models(fake_vllm) -> None:
+    VLLMModel("org/vlm", revision="abc", tensor_parallel=2)
+    VLLMModel("org/judge", images_per_prompt=0, max_model_len=4096)
+    vision, text = fake_vllm.made
+    assert vision == {"model": "org/vlm", "revision": "abc", "tensor_parallel_size": 2, "seed": 0,
+                      "limit_mm_per_prompt": {"image": 1}}  # fmt: skip
+    assert "limit_mm_per_prompt" not in text and text["max_model_len"] == 4096
+
+
+def test_figure_run_through_the_vllm_backend(fake_vllm, release, tmp_path) -> None:
+    """`rend-equiv run --backend vllm` end to end, with the engine faked."""
+    import json
+
+    from rend_equiv_dataset.cli import main
+    from rend_equiv_dataset.harness import prompts
+
+    folder, ids = release
+    out = tmp_path / "p.jsonl"
+    argv = ["run", "--data", str(folder), "--model", "org/some-vlm", "--backend", "vllm", "--out", str(out)]
+    assert main([*argv, "--samples", "3", "--logprobs", "--shard", "0/2"]) == 0  # one GPU's shard
+    assert not out.exists()
+    assert main([*argv, "--samples", "3", "--logprobs"]) == 0  # the rest, then the merge
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines[0]["meta"]["backend"] == "vllm" and lines[0]["meta"]["revision"] == "default"
+    records = lines[1:]
+    assert [r["render_id"] for r in records] == ids
+    question = "What is the value of item r000?"
+    assert records[0]["output"] == prompts.figure_prompt(question)[::-1]
+    assert records[0]["samples"] == [f"{prompts.figure_prompt(question)}-{i}" for i in range(3)]
+    assert records[0]["logprob"] == pytest.approx(-0.75)

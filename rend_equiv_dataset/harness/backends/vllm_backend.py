@@ -119,6 +119,7 @@ class VLLMModel:
         batch_size: int = 64,
         tensor_parallel: int = 1,
         max_model_len: int | None = None,
+        images_per_prompt: int = 1,
         engine: Any = None,
         sampling_params: Any = None,
     ) -> None:
@@ -129,13 +130,10 @@ class VLLMModel:
                 raise InputError(INSTALL_HINT, field="--backend")
             sampling_params = vllm.SamplingParams
             options: dict[str, Any] = {"max_model_len": max_model_len} if max_model_len else {}
+            if images_per_prompt:  # text-only models (judges, solvers) take no multimodal limits
+                options["limit_mm_per_prompt"] = {"image": images_per_prompt}
             engine = vllm.LLM(
-                model=model,
-                revision=revision,
-                tensor_parallel_size=tensor_parallel,
-                limit_mm_per_prompt={"image": 1},
-                seed=0,
-                **options,
+                model=model, revision=revision, tensor_parallel_size=tensor_parallel, seed=0, **options
             )
         self.llm = engine
         self.sampling_params = sampling_params
