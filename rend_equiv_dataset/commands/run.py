@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     settings = GenerationSettings(
         max_new_tokens=args.max_new_tokens,
         samples=args.samples,
-        temperature=args.temperature,
+        temperature=args.temperature if args.samples else 0.0,  # greedy only: T plays no part
         logprobs=args.logprobs,
         seed=args.seed,
     )

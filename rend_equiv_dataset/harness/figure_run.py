@@ -10,6 +10,7 @@ stored and resumed by :mod:`~rend_equiv_dataset.harness.store`.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,8 +115,6 @@ def _answer(
     run: FigureRun, ctx: ProcessContext, table: Any, pending: list[str], total: int, model: Model, store: RunStore
 ) -> None:
     from tqdm.auto import tqdm
-
-    import time
 
     row_of = {rid: i for i, rid in enumerate(table["render_id"])}
     writer = store.writer(ctx.rank)

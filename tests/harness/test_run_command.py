@@ -50,7 +50,7 @@ def test_greedy_run_covers_every_rendering_once_with_meta(release, tiny_vlm: Pat
     assert meta["prompt_template_hash"] == prompts.template_hash()
     assert meta["dataset_fingerprint"] == dataset_fingerprint(folder)
     assert meta["generation"] == {
-        "max_new_tokens": 3, "samples": 0, "temperature": 0.7, "logprobs": False, "seed": 0, "perturb": False
+        "max_new_tokens": 3, "samples": 0, "temperature": 0.0, "logprobs": False, "seed": 0, "perturb": False
     }
     assert not out.with_name("preds.jsonl.parts").exists()
     assert _run(folder, tiny_vlm, out) == 0  # already complete: same bytes
@@ -93,6 +93,7 @@ def test_output_of_other_settings_is_refused(release, tiny_vlm: Path, tmp_path: 
     err = capsys.readouterr().err
     assert "another model or settings" in err and "generation" in err and "--out" in err
     assert out.read_bytes() == before
+    assert _run(folder, tiny_vlm, out, "--limit", "2", "--temperature", "0.3") == 0  # T without samples: same run
 
 
 @pytest.mark.parametrize(
