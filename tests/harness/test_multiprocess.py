@@ -139,20 +139,22 @@ def _score(data: Path, preds: Path, report: Path) -> dict:
 
 
 def test_build_run_with_one_and_two_processes_then_score(built_release: Path, tiny_vlm: Path, tmp_path: Path) -> None:
+    """Build a release, run it in one process (with every baseline) and in two, score both."""
     from rend_equiv_dataset.loaders.release import load_renderings
 
     ids = sorted(r.render_id for r in load_renderings(built_release))
-    common = ["--data", str(built_release), "--model", str(tiny_vlm), "--max-new-tokens", "3", "--batch-size", "4"]
-    assert main(["run", *common, "--out", str(tmp_path / "one.jsonl")]) == 0  # one process, in this one
+    common = ["--data", str(built_release), "--model", str(tiny_vlm), "--max-new-tokens", "2", "--batch-size", "4"]
+    rich = ["--samples", "2", "--logprobs", "--perturb"]
+    assert main(["run", *common, *rich, "--out", str(tmp_path / "one.jsonl")]) == 0  # one process, this one
     log = _finish(2, [*common, "--out", str(tmp_path / "two.jsonl")], tmp_path)
     assert f"{len(ids)} renderings answered" in log
-    metas = []
     for name in ("one.jsonl", "two.jsonl"):
         assert [r["render_id"] for r in _records(tmp_path / name)] == ids  # each exactly once
-        report = _score(built_release, tmp_path / name, tmp_path / f"report-{name}")
-        assert report["n_instances"] == 6
-        metas.append(json.loads((tmp_path / name).read_text().splitlines()[0]))
-    assert metas[0] == metas[1]  # the process count is not a setting
+    one = _score(built_release, tmp_path / "one.jsonl", tmp_path / "report-one")
+    two = _score(built_release, tmp_path / "two.jsonl", tmp_path / "report-two")
+    assert one["n_instances"] == two["n_instances"] == 6
+    baselines = {"logprob", "self_consistency", "semantic_entropy", "perturbation"}
+    assert baselines <= set(one["signals"]) and not baselines & set(two["signals"])
 
 
 def test_sigkill_at_several_points_then_resume_with_other_process_counts(tiny_vlm: Path, tmp_path: Path) -> None:

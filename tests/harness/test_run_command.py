@@ -139,12 +139,3 @@ def test_two_releases_in_folders_of_the_same_name_are_not_confused(tmp_path: Pat
     write_renderings(big, 5)
     assert len(load_renderings(small)) == 2 and len(load_renderings(big)) == 5
 
-
-def test_baselines_reach_the_scorer(built_release: Path, tiny_vlm: Path, tmp_path: Path) -> None:
-    """Samples, logprobs and perturbations in the file become the scorer's baseline signals."""
-    out = tmp_path / "rich.jsonl"
-    assert _run(built_release, tiny_vlm, out, "--samples", "2", "--logprobs", "--perturb", "--max-new-tokens", "2") == 0
-    report = tmp_path / "report"
-    assert main(["score", "--data", str(built_release), "--predictions", str(out), "--out", str(report)]) == 0
-    signals = json.loads((report / "report.json").read_text())["signals"]
-    assert {"logprob", "self_consistency", "semantic_entropy", "perturbation"} <= set(signals)
