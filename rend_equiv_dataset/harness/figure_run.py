@@ -19,7 +19,7 @@ from typing import Any
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness import prompts
-from rend_equiv_dataset.harness.provenance import dataset_fingerprint, local_model_revision, run_key
+from rend_equiv_dataset.harness.provenance import dataset_fingerprint, model_revision, run_key
 from rend_equiv_dataset.harness.renderings import decode_image, load_renderings
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
@@ -44,11 +44,8 @@ class FigureRun:
     backend_options: tuple[tuple[str, Any], ...] = ()
 
     def model_revision(self) -> str:
-        """The given revision, a content fingerprint for a local folder, or ``"default"``."""
-        if self.revision is not None:
-            return self.revision
-        folder = Path(self.model).expanduser()
-        return local_model_revision(folder) if folder.is_dir() else "default"
+        """See :func:`~rend_equiv_dataset.harness.provenance.model_revision`."""
+        return model_revision(self.model, self.revision)
 
     def key_fields(self) -> dict[str, Any]:
         """What decides a record's content: the run key hashes exactly these."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset import __version__
-from rend_equiv_dataset.harness.provenance import local_model_revision, run_key
+from rend_equiv_dataset.harness.provenance import model_revision, run_key
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import RunStore
 from rend_equiv_dataset.harness.types import Completion, GenerationSettings, Request
@@ -93,8 +93,7 @@ def run_text_jobs(
 
     check_model_argument(run.model)
     ctx = process_context(run.shard)
-    folder = Path(run.model).expanduser()
-    revision = run.revision or (local_model_revision(folder) if folder.is_dir() else "default")
+    revision = model_revision(run.model, run.revision)
     fields = {
         "kind": run.kind,
         "model": run.model,

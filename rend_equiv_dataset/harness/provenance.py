@@ -43,6 +43,25 @@ def local_model_revision(folder: Path) -> str:
     return "local-" + digest.hexdigest()[:16]
 
 
+def model_revision(model: str, revision: str | None) -> str:
+    """What the resume key and ``meta`` record as the model's revision.
+
+    A local folder: :func:`local_model_revision`. A Hub id: the commit that
+    ``revision`` (default: the main branch) resolves to in the local cache, so
+    an updated upload starts a new run; ``revision`` as given (or ``"default"``)
+    when the model is not cached yet.
+    """
+    folder = Path(model).expanduser()
+    if folder.is_dir():
+        return local_model_revision(folder)
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(model, revision=revision, local_files_only=True)).name
+    except Exception:  # noqa: BLE001 - not cached (or not a Hub id): the loader reports real problems
+        return revision or "default"
+
+
 def dataset_fingerprint(data_dir: Path) -> str:
     """The release's fingerprint, as the scorer computes and checks it."""
     from rend_equiv_dataset.loaders.release import dataset_fingerprint as shared

@@ -47,3 +47,21 @@ def test_seed_decides_the_weights(tmp_path: Path) -> None:
 
     # different weights, different revision: their outputs never share a resume key
     assert local_model_revision(a) == local_model_revision(b) != local_model_revision(c)
+
+
+def test_hub_model_revision_is_the_cached_commit(tmp_path: Path, monkeypatch) -> None:
+    from rend_equiv_dataset.harness.provenance import model_revision
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    import huggingface_hub.constants as constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert model_revision("org/not-cached", None) == "default"
+    assert model_revision("org/not-cached", "v1") == "v1"
+    snapshot = tmp_path / "hub" / "models--org--cached" / "snapshots" / ("a" * 40)
+    snapshot.mkdir(parents=True)
+    (snapshot / "config.json").write_text("{}")
+    (tmp_path / "hub" / "models--org--cached" / "refs").mkdir()
+    (tmp_path / "hub" / "models--org--cached" / "refs" / "main").write_text("a" * 40)
+    assert model_revision("org/cached", None) == "a" * 40
