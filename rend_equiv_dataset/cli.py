@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
 PANEL_COMMANDS: dict[str, str] = {
     "build": "panel_build",
     "exec": "panel_exec",
+    "score": "panel_score",
     "judge": "panel_judge",
     "solve": "panel_solve",
 }

@@ -30,6 +30,6 @@ def run(args: argparse.Namespace) -> int:
     report = result.report
     print(
         f"accuracy {report['accuracy']:.3f}; IBEM n={report['ibem']['n']}; "
-        f"ECS detection on IBEM {report['ibem']['detection']['ecs'] if report['ibem']['n'] else float('nan'):.3f}; report in {out}"
+        f"ECS detection on IBEM at the threshold {report['ibem']['at_threshold']['ecs'] if report['ibem']['n'] else float('nan'):.3f}; report in {out}"
     )
     return 0

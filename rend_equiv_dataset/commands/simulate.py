@@ -21,12 +21,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset import __version__
     from rend_equiv_dataset.loaders.predictions import write_predictions
-    from rend_equiv_dataset.loaders.release import dataset_fingerprint, load_renderings
+    from rend_equiv_dataset.loaders.release import dataset_fingerprint, load_matched_renderings, load_renderings
     from rend_equiv_dataset.scoring.simulate import parse_spec, simulate
 
     parse_spec(args.reader)
     renderings = load_renderings(args.data)
     simulation = simulate(renderings, args.reader, seed=args.seed)
+    matched = load_matched_renderings(args.data)
+    records = simulation.records + (simulate(matched, args.reader, seed=args.seed).records if matched else [])
     meta = {
         "model": f"simulated:{args.reader}",
         "backend": "simulated",
@@ -34,6 +36,6 @@ def run(args: argparse.Namespace) -> int:
         "dataset_fingerprint": dataset_fingerprint(renderings),
         "package_version": __version__,
     }
-    write_predictions(args.out, simulation.records, meta)
-    print(f"wrote {len(simulation.records)} predictions to {args.out}")
+    write_predictions(args.out, records, meta)
+    print(f"wrote {len(records)} predictions to {args.out}")
     return 0

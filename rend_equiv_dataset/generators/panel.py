@@ -271,7 +271,8 @@ def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[st
 One row per candidate solution: its code, the pass/fail vector of the full test
 suite in source order (`assertions_passed`), the operational label
 (`label` = 1 iff the run finished and every assertion passed), the execution
-`status` (ok, timeout, crash, infra_error), and the k judges' votes
+`status` (ok, timeout, crash, infra_error; a run that timed out has every
+assertion failed, since how far it got would depend on machine speed), and the k judges' votes
 (`votes`, 1 = CORRECT) with each judge's raw first line (`judge_lines`).
 `judge_source` says where the votes come from: `simulated` votes are drawn from
 a documented model of correlated judges (shared per-candidate difficulty, a

@@ -20,7 +20,6 @@ with anything), and the count is reported as ``missing`` in the report.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,7 +179,3 @@ def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], m
         Path(tmp).unlink(missing_ok=True)
         raise
 
-
-def is_finite_number(value: object) -> bool:
-    """Whether ``value`` is a finite int or float (not a bool)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

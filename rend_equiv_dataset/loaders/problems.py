@@ -327,9 +327,25 @@ def _plus_equal(out, exp, atol):
     return all(abs(x - y) <= tol + 1e-7 * abs(y) for x, y in zip(a, b))
 
 
+def _plus_set_equal(out, exp):
+    """evalplus's rule for MBPP+ tasks whose output order is free."""
+    try:
+        return set(out) == set(exp)
+    except TypeError:
+        return False
+
+
 _inputs = json.loads({inputs!r})
 _atol = {atol!r}
 '''
+
+# evalplus output oracles other than equality (evalplus's own lists)
+EVALPLUS_SPECIAL_ORACLE = {
+    "HumanEval/32": "needs a special oracle (any root of the polynomial is correct); excluded a priori as in the paper",
+}
+MBPP_SET_EQUAL = {"similar_elements", "find_char_long", "common_in_nested_lists", "extract_singly", "larg_nnum",
+                  "intersection_array", "find_dissimilar", "Diff"}
+MBPP_NOT_NONE = {"check_str", "text_match_three", "text_starta_endb"}
 
 
 def _evalplus_problem(row: dict[str, Any], path: Path, line: int) -> Problem:
@@ -356,11 +372,16 @@ def _evalplus_problem(row: dict[str, Any], path: Path, line: int) -> Problem:
                              file=str(path), line=line, field=name)
     if not inputs:
         raise UnparseableTests("no test inputs (base_input and plus_input are empty)")
+    if task_id in EVALPLUS_SPECIAL_ORACLE:
+        raise UnparseableTests(EVALPLUS_SPECIAL_ORACLE[task_id])
     context = EVALPLUS_CONTEXT.format(inputs=json.dumps(inputs), atol=atol)
-    assertions = tuple(
-        Assertion(f"assert _plus_equal(candidate(*_inputs[{i}]), _reference(*_inputs[{i}]), _atol)")
-        for i in range(len(inputs))
-    )
+    if benchmark == "mbpp+" and entry in MBPP_SET_EQUAL:
+        rule = "assert _plus_set_equal(candidate(*_inputs[{i}]), _reference(*_inputs[{i}]))"
+    elif benchmark == "mbpp+" and entry in MBPP_NOT_NONE:
+        rule = "assert (candidate(*_inputs[{i}]) is None) == (_reference(*_inputs[{i}]) is None)"
+    else:
+        rule = "assert _plus_equal(candidate(*_inputs[{i}]), _reference(*_inputs[{i}]), _atol)"
+    assertions = tuple(Assertion(rule.format(i=i)) for i in range(len(inputs)))
     return Problem(task_id, benchmark, prompt, entry, solution, assertions, context)
 
 
@@ -371,7 +392,9 @@ def load_evalplus(path: str | Path) -> ProblemSet:
     (HumanEval+) or ``code`` (MBPP+), ``base_input``, ``plus_input``, ``atol``.
     One assertion per input, base inputs first: the candidate's output must
     equal the canonical solution's on it (evalplus's differential rule, with
-    ``atol`` for floats). ``_reference`` is the canonical entry point.
+    ``atol`` for floats; set equality or "both None / both not None" for the MBPP+
+    tasks evalplus treats so). ``_reference`` is the canonical entry point.
+    HumanEval/32 needs a special oracle and is excluded a priori (paper §4).
     """
     path = Path(path)
     return _collect(_read_jsonl(path), _evalplus_problem, path)

@@ -24,6 +24,8 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import Transform, from_json
 
 CONFIG = "renderings"
+MATCHED_CONFIG = "matched_cycle_renderings"
+"""The m=6 swap-versus-cycle set's renderings (paper §4.3), same columns as ``renderings``."""
 ROLES = ("base", "rerender", "edit")
 ANSWER_TYPES = ("number", "label")
 COLUMNS: tuple[str, ...] = (
@@ -82,29 +84,41 @@ def dataset_fingerprint(data: str | Path | Iterable[Rendering]) -> str:
     return digest.hexdigest()
 
 
-def renderings_files(data_dir: str | Path) -> list[Path]:
-    """The parquet files of the ``renderings`` config, as the dataset card lists them."""
+def renderings_files(data_dir: str | Path, config: str = CONFIG) -> list[Path]:
+    """The parquet files of a renderings-shaped config, as the dataset card lists them."""
     root = Path(data_dir)
     if not root.is_dir():
         raise InputError(f"expected a release folder, found {'a file' if root.exists() else 'nothing'}", file=root)
     import datasets
 
     try:
-        builder = datasets.load_dataset_builder(str(root), CONFIG)
+        builder = datasets.load_dataset_builder(str(root), config)
     except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
-        raise InputError(f"no {CONFIG!r} config in this folder's dataset card: {err}", file=root) from None
+        raise InputError(f"no {config!r} config in this folder's dataset card: {err}", file=root) from None
     files = sorted({Path(str(f)) for split in (builder.config.data_files or {}).values() for f in split})
     if not files:
-        raise InputError(f"the {CONFIG!r} config lists no data files", file=root)
+        raise InputError(f"the {config!r} config lists no data files", file=root)
     return files
 
 
-def load_renderings(data_dir: str | Path) -> list[Rendering]:
-    """Read and validate every ``renderings`` row of a release folder (images skipped)."""
+def has_config(data_dir: str | Path, config: str) -> bool:
+    """Whether the release folder holds ``config`` (a sub-folder of ``data/``)."""
+    from rend_equiv_dataset.hub import config_names
+
+    return config in config_names(data_dir)
+
+
+def load_matched_renderings(data_dir: str | Path) -> list[Rendering]:
+    """The ``matched_cycle_renderings`` rows, or ``[]`` when the release has no matched set."""
+    return load_renderings(data_dir, MATCHED_CONFIG) if has_config(data_dir, MATCHED_CONFIG) else []
+
+
+def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[Rendering]:
+    """Read and validate every row of a renderings-shaped config of a release folder (images skipped)."""
     import pyarrow.parquet as pq
 
     rows: list[Rendering] = []
-    for path in renderings_files(data_dir):
+    for path in renderings_files(data_dir, config):
         names = set(pq.read_schema(path).names)
         if missing := [c for c in COLUMNS if c not in names]:
             raise InputError(f"missing columns {missing}", file=path, field=missing[0])

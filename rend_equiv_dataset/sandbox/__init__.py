@@ -13,7 +13,11 @@ the child's return value comes back as JSON of exact builtin types (``int``,
 ``bytes`` — never a subclass), and is rebuilt there as fresh objects. Every
 assertion is therefore evaluated in the PARENT on plain values; the candidate
 can choose what it returns and nothing else. Forging a pass means returning the
-right values — which is what passing means.
+right values — which is what passing means. Replies must come one per request,
+in order; anything else on the channel is tampering and voids every verdict of
+that candidate. Calls whose arguments are literals in a leading run of plain
+``assert`` statements are sent in one batch up front (one round trip instead of
+one per assertion); the child is forked before the tests reach the server.
 
 Each child gets: its own session and process group; CPU-time, address-space,
 file-size, process-count, open-file limits; standard input from ``/dev/null``
@@ -21,11 +25,18 @@ and output into a size-capped file; a private working directory; a wall-clock
 deadline calibrated on the canonical solution (``Limits.timeout_for``, with a
 floor). After each candidate the server (a child subreaper) kills and reaps
 every process the candidate left. Where bubblewrap works
-(:data:`Isolation.BWRAP`), the server runs in new user, PID, network, IPC and UTS
-namespaces as uid 65534 (RLIMIT_NPROC is ignored for root, hence the uid), with
-a read-only view of only the system and Python directories, a private
-size-limited ``/tmp``, ``--die-with-parent`` and no network at all; killing the
-server ends the whole namespace. Without bubblewrap, as root, each server's
+(:data:`Isolation.BWRAP`), the server runs in new PID, network, IPC and UTS
+namespaces with a read-only view of only the system and Python directories, a
+private size-limited ``/tmp``, ``--die-with-parent`` and no network at all;
+killing the server ends the whole namespace. The candidate never runs as root:
+started by root, the children switch to a private non-root uid (a uid that maps
+onto root — as bubblewrap's own user namespace would do — is exempt from
+RLIMIT_NPROC, so no user namespace is made); started by a normal user, a user
+namespace maps the server to uid 65534. (Started by root, the server itself —
+trusted code that only handles plain values — stays root inside the namespaces
+with six capabilities: set uid/gid, kill, chown, fowner, dac_override.) A run
+that times out keeps no verdict at all, since how far it got depends on the
+machine's speed. Without bubblewrap, as root, each server's
 children switch to a private uid (:data:`Isolation.UID`); otherwise only the
 rlimits and process-group cleanup apply (:data:`Isolation.PLAIN`).
 :func:`danger_scan` records which risky capabilities the source mentions.
@@ -46,9 +57,12 @@ a candidate that finds expected outputs by itself (hard-coding, or searching its
 own memory for remnants of earlier jobs' test code — children are forked before
 the current job's tests are sent, but the server's freed memory is not wiped);
 denial of service within the limits (it may use its full CPU and memory budget).
-Without bubblewrap there is NO network isolation and, in :data:`Isolation.PLAIN`
-mode, a candidate can signal other processes of the same user and a double-forked
-daemon may escape the process-group cleanup.
+Without bubblewrap as a normal user (:data:`Isolation.PLAIN`) there is NO network
+isolation, a candidate can signal other processes of the same user, and a
+double-forked daemon may escape the process-group cleanup. In
+:data:`Isolation.UID` mode the server drops into an empty network namespace, and
+modules it did not preload cannot be imported when the interpreter lives in a
+directory the private uid cannot read.
 """
 
 from rend_equiv_dataset.sandbox.runner import Execution, Isolation, Limits, Sandbox, Status, choose_isolation

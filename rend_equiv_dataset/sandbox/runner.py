@@ -6,6 +6,7 @@ isolation does and does not protect against.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -24,14 +25,14 @@ from rend_equiv_dataset.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
 SANDBOX_UID = 65534
-GRACE_SECONDS = 5.0
+GRACE_SECONDS = 3.0
 
 
 class Status(str, Enum):
     """How one execution ended (DESIGN §7.5 ``status``)."""
 
     OK = "ok"  # every assertion was evaluated (each may pass or fail)
-    TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit
+    TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit (every assertion counts as failed)
     CRASH = "crash"  # the candidate did not load, died, or killed the sandbox
     INFRA_ERROR = "infra_error"  # the sandbox could not run the job
 
@@ -96,15 +97,15 @@ class _ProblemLike(Protocol):
     def reference_code(self) -> str: ...
 
 
+@functools.lru_cache(maxsize=1)
 def bwrap_works() -> bool:
-    """True when ``bwrap`` is installed and can create the namespaces the sandbox uses."""
-    exe = shutil.which("bwrap")
-    if exe is None:
+    """True when ``bwrap`` is installed and runs this interpreter in the sandbox's exact setup."""
+    if shutil.which("bwrap") is None:
         return False
-    probe = [exe, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
-             "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "true"]
+    python = sys.executable
+    probe = [*_bwrap_command(python, as_root=os.geteuid() == 0), "--", python, "-I", "-c", "import json"]
     try:
-        return subprocess.run(probe, capture_output=True, timeout=20, check=False).returncode == 0
+        return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
@@ -116,19 +117,41 @@ def choose_isolation() -> Isolation:
     return Isolation.UID if os.geteuid() == 0 else Isolation.PLAIN
 
 
-def _bwrap_command(python: str) -> list[str]:
-    binds: list[str] = []
-    for path in ("/usr", "/bin", "/lib", "/lib32", "/lib64", "/sbin", "/etc/ld.so.cache", "/etc/ld.so.conf",
-                 "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives"):
-        binds += ["--ro-bind-try", path, path]
-    extra = {sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(os.path.realpath(python)).parent.parent),
-             str(SERVER.parent)}
-    for path in sorted(extra):
-        if path not in {"/usr", "/"}:
-            binds += ["--ro-bind", path, path]
+def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
+    """bubblewrap around the server: new PID/network/IPC/UTS namespaces, a read-only view of
+    only the system and Python directories, a private /tmp.
+
+    As root no user namespace is made: the server is root inside and each child switches
+    to a private non-root uid (a uid mapped onto root would be exempt from RLIMIT_NPROC).
+    As a normal user a user namespace maps the server to uid 65534.
+    """
+    system = ["/usr", "/bin", "/lib", "/lib32", "/lib64", "/sbin", "/etc/ld.so.cache", "/etc/ld.so.conf",
+              "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives"]
+    extra = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(os.path.realpath(python)).parent.parent),
+                    str(SERVER.parent)})
+    args: list[str] = []
+    bound: list[str] = []
+    for path in system:
+        args += ["--ro-bind-try", path, path]
+        bound.append(path)
+    made: set[str] = set()
+    for path in extra:
+        if any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound):
+            continue
+        for ancestor in reversed(Path(path).parents):  # world-traversable parents (bwrap makes them 0700)
+            name = str(ancestor)
+            if name != "/" and name not in made and not any(name == b or name.startswith(b + "/") for b in bound):
+                args += ["--perms", "0755", "--dir", name]
+                made.add(name)
+        args += ["--ro-bind", path, path]
+        bound.append(path)
+    # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it)
+    caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
+                                                  "CAP_DAC_OVERRIDE") for x in ("--cap-add", cap)]
+    users = caps if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     return [
-        shutil.which("bwrap") or "bwrap", "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
-        "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session", *binds,
+        shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+        "--unshare-cgroup-try", *users, "--die-with-parent", "--new-session", *args,
         "--proc", "/proc", "--dev", "/dev", "--size", str(256 << 20), "--tmpfs", "/tmp", "--remount-ro", "/",
         "--chdir", "/tmp",
     ]
@@ -171,10 +194,14 @@ class Sandbox:
         if self.isolation is None:
             self.isolation = choose_isolation()
         python = sys.executable
-        uid = SANDBOX_UID if self.isolation is Isolation.BWRAP else 200_000 + os.getpid() % 100_000
-        command = [python, "-I", "-B", str(SERVER), self.isolation.value, str(uid)]
+        as_root = os.geteuid() == 0
+        uid = 200_000 + os.getpid() % 100_000 if as_root else SANDBOX_UID
+        mode = self.isolation.value
+        if self.isolation is Isolation.BWRAP and as_root:
+            mode = "bwrap-uid"
+        command = [python, "-I", "-B", str(SERVER), mode, str(uid)]
         if self.isolation is Isolation.BWRAP:
-            command = [*_bwrap_command(python), "--", *command]
+            command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         log = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
@@ -292,7 +319,8 @@ class Sandbox:
         if not self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n"):
             self._kill()
             return Execution((False,) * n, Status.CRASH, "sandbox server died", 0.0, danger)
-        reply = self._read(started + timeout + GRACE_SECONDS + 2 * timeout)
+        # the server enforces the timeout itself; this only catches a server that stopped answering
+        reply = self._read(started + 1.5 * timeout + GRACE_SECONDS)
         if reply is None:
             alive = self._proc is not None and self._proc.poll() is None
             self._kill()

@@ -109,10 +109,8 @@ def entropy(sizes: Sequence[int]) -> float:
     return -sum((n / total) * math.log(n / total) for n in sizes if n) if total else 0.0
 
 
+
 __all__ = [
-    "IDENTITY",
-    "Affine",
-    "LabelMap",
     "TOLERANCE",
     "clusters",
     "distance",

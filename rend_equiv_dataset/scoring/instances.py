@@ -118,7 +118,7 @@ def _parsed(row: Rendering, predictions: Mapping[str, Prediction]) -> ParsedAnsw
     if prediction is None:
         return None
     text = prediction.answer if prediction.answer is not None else prediction.output
-    return parse_answer(text, row.answer_type, row.labels)
+    return parse_answer(text, row.answer_type, row.labels, row.question)
 
 
 def score_instance(instance: Instance, predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD) -> InstanceScore:
@@ -169,11 +169,11 @@ def _baselines(
     if prediction is not None and prediction.logprob is not None:
         found["logprob"] = prediction.logprob
     if prediction is not None and prediction.samples:
-        sizes = clusters([parse_answer(s, kind, labels) for s in prediction.samples], kind)
+        sizes = clusters([parse_answer(s, kind, labels, base.question) for s in prediction.samples], kind)
         found["self_consistency"] = max(sizes) / len(prediction.samples)
         found["semantic_entropy"] = -entropy(sizes)
     reworded = [
-        parse_answer(text, kind, row.labels)
+        parse_answer(text, kind, row.labels, row.question)
         for row in [base, *instance.rerenders]
         if (p := predictions.get(row.render_id)) is not None and p.perturbed
         for text in p.perturbed

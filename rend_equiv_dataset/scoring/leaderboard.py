@@ -7,7 +7,8 @@ A submission is scored like ``rend-equiv score`` and stored as
 timestamp, and its name comes from the predictions' sha256, so resubmitting
 the same file rewrites the same bytes: submission is idempotent. Then
 ``leaderboard.json`` and ``leaderboard.md`` are regenerated from every
-results file. Everything is validated before anything is written, and every
+results file. A leaderboard ranks one release: a submission for another
+dataset fingerprint is refused. Everything is validated before anything is written, and every
 file is written to a temporary name and renamed.
 """
 
@@ -59,7 +60,8 @@ def results_payload(run: ScoreRun, model_name: str) -> dict[str, Any]:
         "auroc_rea": signals["rea"]["auroc"],
         "ibem_n": report["ibem"]["n"],
         "ibem_rate": report["ibem"]["rate"],
-        "ibem_detection_ecs": report["ibem"]["detection"]["ecs"],
+        "ibem_detection_ecs": report["ibem"]["at_threshold"]["ecs"],
+        "ibem_detection_matched_fpr": report["ibem"]["detection"],
         "matched_fpr": report["ibem"]["matched_fpr"],
         "no_residual_fraction": report["no_residual_fraction"],
         "detection_by_edit": {g: row["rate"] for g, row in report["detection_by_edit"].items()},
@@ -138,6 +140,13 @@ def submit(run: ScoreRun, model_name: str, leaderboard: str | Path) -> Path:
     check_model_name(model_name)
     folder = check_leaderboard_dir(leaderboard)
     payload = results_payload(run, model_name)
+    fingerprint = payload["config"]["dataset_fingerprint"]
+    others = {r["dataset_fingerprint"] for r in read_results(folder)} if folder.is_dir() else set()
+    if others - {fingerprint}:
+        raise InputError(
+            f"this leaderboard ranks dataset {sorted(others)[0][:16]}…; the predictions are for {fingerprint[:16]}…",
+            field="--leaderboard",
+        )
     path = folder / "results" / model_name / f"results_{payload['config']['predictions_sha256'][:12]}.json"
     _write_atomic(path, _dumps(payload))
     rows = sorted(read_results(folder), key=lambda r: (-(r["accuracy"] or 0.0), r["model_name"], r["predictions_sha256"]))

@@ -109,11 +109,9 @@ def auroc(W: Weights, correct: NDArray[np.bool_], score: NDArray[np.float64]) ->
     s = np.asarray(score, dtype=np.float64)
     pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
     wins = (s[pos, None] > s[None, neg]) + 0.5 * (s[pos, None] == s[None, neg])
-    left = np.zeros((W.n_clusters, len(pos)))
-    left[W.codes[pos], np.arange(len(pos))] = 1.0
-    right = np.zeros((len(neg), W.n_clusters))
-    right[np.arange(len(neg)), W.codes[neg]] = 1.0
-    kernel = (left @ wins @ right).astype(W.counts.dtype)
+    pairs = (W.codes[pos][:, None] * W.n_clusters + W.codes[neg][None, :]).ravel()
+    kernel = np.bincount(pairs, weights=wins.ravel(), minlength=W.n_clusters**2).reshape(W.n_clusters, W.n_clusters)
+    kernel = kernel.astype(W.counts.dtype)
     top = ((W.counts @ kernel) * W.counts).sum(axis=1)
     return _ratio(top, W.sums(y.astype(np.float64)) * W.sums((~y).astype(np.float64)))
 

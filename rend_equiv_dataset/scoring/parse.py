@@ -12,6 +12,9 @@ The rules, in order:
    attached to the number. With a marker, the first number after it is read;
    otherwise the last number that follows a copula ("is", "=", ":" …), else
    the last number in the text. Number words zero–twenty are read too.
+   When the question states its unit with a scale (", in thousand units?",
+   ", in bn USD?"), the answer is read in that unit: "55 thousand" and "55"
+   both read 55 for a question in thousands, "1.2 million" reads 1200.
 3. Labels: matched against the instance's labels ignoring case and spaces
    (``"new york"`` matches ``New York`` and ``NewYork``), at word
    boundaries, longest label first; the first label mentioned (after the
@@ -65,14 +68,44 @@ _WORDS = (
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
 
 
-def parse_answer(text: object, answer_type: str, labels: Sequence[str] = ()) -> ParsedAnswer:
-    """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be."""
+def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> ParsedAnswer:
+    """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be.
+
+    ``question`` (optional) supplies the unit numbers are read in (see the module docstring).
+
+    >>> parse_answer("About 55 thousand", "number", question="How many visitors in Q3, in thousand?")
+    55.0
+    >>> parse_answer("12 bn USD", "number", question="What are the exports of Chile, in bn USD?")
+    12.0
+    """
     if not isinstance(text, str) or not text.strip():
         return None
     tail = _after_marker(text)
     if answer_type == "label":
         return _parse_label(tail, tuple(labels)) if tail is not None else _parse_label(text, tuple(labels))
-    return _parse_number(tail, marked=True) if tail is not None else _parse_number(text, marked=False)
+    parsed = _parse_number(tail, marked=True) if tail is not None else _parse_number(text, marked=False)
+    if parsed is None:
+        return None
+    value, scale = parsed
+    return value * scale / question_scale(question) if scale != 1.0 else value
+
+
+_UNIT = re.compile(r",\s*in\s+([^?]*)\?\s*$", re.IGNORECASE)
+
+
+def question_scale(question: str | None) -> float:
+    """The scale of the unit a question asks in: 1e3 for ", in thousand units?", 1e9 for ", in bn USD?", else 1.
+
+    >>> question_scale("What is the value, in k EUR?"), question_scale("Which is largest?")
+    (1000.0, 1.0)
+    """
+    if not question:
+        return 1.0
+    match = _UNIT.search(question)
+    if match is None:
+        return 1.0
+    first = match.group(1).split()[0] if match.group(1).split() else ""
+    return _SCALES.get(first, _SCALES.get(first.lower(), 1.0))
 
 
 def _after_marker(text: str) -> str | None:
@@ -83,12 +116,13 @@ def _after_marker(text: str) -> str | None:
     return tail if tail.strip() else None
 
 
-def _parse_number(text: str, *, marked: bool) -> float | None:
+def _parse_number(text: str, *, marked: bool) -> tuple[float, float] | None:
+    """(value as written, the scale word or suffix written after it — 1 if none)."""
     text = text.replace("\u2212", "-").replace("\u2009", "").replace("\u00a0", " ")
     matches = list(_NUMBER.finditer(text))
     if not matches:
         word = _NUMBER_WORD.search(text)
-        return float(_WORDS.index(word.group(1).lower())) if word else None
+        return (float(_WORDS.index(word.group(1).lower())), 1.0) if word else None
     if marked:
         chosen = matches[0]
     else:
@@ -97,14 +131,15 @@ def _parse_number(text: str, *, marked: bool) -> float | None:
     return _number_value(chosen)
 
 
-def _number_value(match: re.Match[str]) -> float | None:
+def _number_value(match: re.Match[str]) -> tuple[float, float] | None:
     value = float(match.group("digits").replace(",", "") + (match.group("exp") or ""))
-    for scale in (match.group("suffix"), match.group("word")):
-        if scale:
-            value *= _SCALES[scale]
+    scale = 1.0
+    for word in (match.group("suffix"), match.group("word")):
+        if word:
+            scale *= _SCALES[word]
     if match.group("sign") == "-":
         value = -value
-    return value if math.isfinite(value) else None
+    return (value, scale) if math.isfinite(value * scale) else None
 
 
 @lru_cache(maxsize=4096)

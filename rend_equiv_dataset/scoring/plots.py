@@ -43,10 +43,11 @@ def detection_plot(report: dict, path: Path) -> None:
     predicted = [table[g]["predicted"] for g in edits]
     ax.scatter([i for i, p in enumerate(predicted) if p is not None], [p for p in predicted if p is not None], color="#DD8452", zorder=3, marker="D", label="predicted")
     ax.set_xticks(x, [f"{g}\n{table[g]['flagged']}/{table[g]['n']}" for g in edits])
-    ax.set_ylim(0, 1.05)
+    ax.set_ylim(0, 1.25)
+    ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
     ax.set_ylabel("detection on IBEM")
-    ax.set_title("Detection by edit type")
-    ax.legend(loc="upper left")
+    ax.set_title("Detection by edit type (95% cluster-bootstrap intervals)")
+    ax.legend(loc="upper center", ncols=2, frameon=False)
     _save(figure, path)
 
 

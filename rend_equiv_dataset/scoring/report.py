@@ -133,8 +133,9 @@ def markdown(report: dict[str, Any]) -> str:
         f"- ECS threshold: {report['threshold']}",
         f"- IBEM (REA ≥ 0.75 and wrong): n = {ibem['n']}, rate {_fmt(ibem['rate'])} {_ci(ibem['rate_ci'])}",
         f"- matched false-positive rate (ECS on correct instances): {_fmt(ibem['matched_fpr'])}",
+        f"- ECS detection on IBEM at the threshold: {_fmt(ibem['at_threshold']['ecs'])} {_ci(ibem['at_threshold_ci']['ecs'])}",
         f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
-        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci_exact'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
+        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
         "",
         "## Table 1 — detection by edit type on IBEM",
         "",
@@ -186,8 +187,11 @@ def _accuracy_lines(report: dict[str, Any]) -> list[str]:
     cycle = report.get("matched_cycle")
     if cycle:
         lines += ["", "## Swap versus cycle (instances with both)", "", "| population | n | swap | cycle | only swap | only cycle | McNemar p |", "| --- | --- | --- | --- | --- | --- | --- |"]
-        for name, row in cycle.items():
+        for name in ("all", "wrong"):
+            row = cycle[name]
             lines.append(f"| {name} | {row['n']} | {row['swap_flagged']} | {row['cycle_flagged']} | {row['only_swap']} | {row['only_cycle']} | {_fmt(row['mcnemar_p'], 4)} |")
+        ratios = cycle.get("predicted_undetectable_ratio") or {}
+        lines += ["", *(f"Predicted swap/cycle undetectable-set ratio at m = {m}: 2(m−2)!/m = {r:g}" for m, r in ratios.items())]
     return [*lines, ""]
 
 

@@ -35,7 +35,12 @@ def _check_type(answer_type: str) -> None:
 
 
 def residuals_from_outputs(
-    base_output: str, edit_outputs: Sequence[str], edit_transforms: Sequence[str], answer_type: str, labels: Sequence[str] = ()
+    base_output: str,
+    edit_outputs: Sequence[str],
+    edit_transforms: Sequence[str],
+    answer_type: str,
+    labels: Sequence[str] = (),
+    question: str | None = None,
 ) -> list[float | None]:
     """ρ_g = d(ŷ_g, φ_g(ŷ)) for each edit (paper Eq. 2); ``None`` where an answer is unparseable."""
     _check_type(answer_type)
@@ -43,28 +48,36 @@ def residuals_from_outputs(
         raise InputError(f"{len(edit_outputs)} edit outputs but {len(edit_transforms)} transforms", field="edit_transforms")
     if not edit_outputs:
         raise InputError("an instance needs at least one edit (the zoom edit)", field="edit_outputs")
-    base = parse_answer(base_output, answer_type, labels)
+    base = parse_answer(base_output, answer_type, labels, question)
     return [
-        residual(parse_answer(out, answer_type, labels), base, from_json(phi), answer_type)
+        residual(parse_answer(out, answer_type, labels, question), base, from_json(phi), answer_type)
         for out, phi in zip(edit_outputs, edit_transforms)
     ]
 
 
 def ecs_from_outputs(
-    base_output: str, edit_outputs: Sequence[str], edit_transforms: Sequence[str], answer_type: str, labels: Sequence[str] = ()
+    base_output: str,
+    edit_outputs: Sequence[str],
+    edit_transforms: Sequence[str],
+    answer_type: str,
+    labels: Sequence[str] = (),
+    question: str | None = None,
 ) -> float:
     """ECS = mean over edits of 1[ρ_g ≤ τ_g] (paper Eq. 2; τ = 5% for numbers, 0 for labels)."""
-    values = residuals_from_outputs(base_output, edit_outputs, edit_transforms, answer_type, labels)
+    values = residuals_from_outputs(base_output, edit_outputs, edit_transforms, answer_type, labels, question)
     return sum(residual_ok(r, answer_type) for r in values) / len(values)
 
 
-def rea_from_outputs(base_output: str, rerender_outputs: Sequence[str], answer_type: str, labels: Sequence[str] = ()) -> float:
+def rea_from_outputs(
+    base_output: str, rerender_outputs: Sequence[str], answer_type: str, labels: Sequence[str] = (), question: str | None = None
+) -> float:
     """REA: share of the re-renderings whose answer agrees with the base answer (same tolerance)."""
     _check_type(answer_type)
     if not rerender_outputs:
         raise InputError("REA needs at least one re-rendering output", field="rerender_outputs")
-    base = parse_answer(base_output, answer_type, labels)
-    return sum(within(parse_answer(o, answer_type, labels), base, answer_type) for o in rerender_outputs) / len(rerender_outputs)
+    base = parse_answer(base_output, answer_type, labels, question)
+    agree = [within(parse_answer(o, answer_type, labels, question), base, answer_type) for o in rerender_outputs]
+    return sum(agree) / len(agree)
 
 
 def ibem_summary(

@@ -181,3 +181,11 @@ def test_livecodebench_without_canonical_cannot_be_mutated(tmp_path, capsys):
     code = main(["panel", "build", "--problems", str(FIXTURES / "livecodebench_small.jsonl"), "--no-progress",
                  "--out", str(tmp_path / "o")])
     assert code == 2 and "canonical" in capsys.readouterr().err
+
+
+def test_release_is_read_by_panel_score(release, tmp_path):
+    report_dir = tmp_path / "report"
+    assert main(["panel", "score", "--records", str(release), "--out", str(report_dir)]) == 0
+    report = json.loads((report_dir / "report.json").read_text())
+    records = (release / "records.jsonl").read_text().splitlines()
+    assert report["k"] == 7 and report["n"] == len(records)

@@ -208,3 +208,15 @@ def test_duplicate_ids_and_unknown_formats(tmp_path):
         load_problems(str(odd))
     with pytest.raises(InputError, match="cannot open"):
         load_problems(str(tmp_path / "missing.jsonl"))
+
+
+def test_evalplus_special_oracles(tmp_path):
+    rows = [json.loads(x) for x in (FIXTURES / "humanevalplus_small.jsonl").read_text().splitlines()]
+    rows[1]["task_id"] = "HumanEval/32"
+    path = tmp_path / "he.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    loaded = load_evalplus(path)
+    assert [p.problem_id for p in loaded.problems] == ["HumanEval/0"]
+    assert loaded.excluded[0].problem_id == "HumanEval/32" and "special oracle" in loaded.excluded[0].reason
+    mbpp = load_evalplus(FIXTURES / "mbppplus_small.jsonl").problems[0]
+    assert mbpp.entry_point == "similar_elements" and "_plus_set_equal" in mbpp.assertions[0].source

@@ -242,6 +242,10 @@ HOSTILE: dict[str, str] = {
 }
 
 
+# without namespaces or a private uid these would reach the test runner's own processes
+UNSAFE_WITHOUT_ISOLATION = {"kill_everything", "setsid_daemon", "fork_bomb"}
+
+
 def _code(name: str) -> str:
     return textwrap.dedent(HOSTILE[name])
 
@@ -250,6 +254,8 @@ def _code(name: str) -> str:
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_candidate_never_passes(clean, add_problem, name):
     box, ADD = clean, add_problem
+    if box.isolation is Isolation.PLAIN and name in UNSAFE_WITHOUT_ISOLATION:
+        pytest.skip("plain isolation cannot contain this attack (documented); install bubblewrap")
     run = box.run(ADD, _code(name))
     assert run.label == 0, run
     assert len(run.passed) == len(ADD.assertions)
@@ -359,3 +365,30 @@ def test_parent_environment_cannot_weaken_the_run(monkeypatch, tmp_path, variabl
         right = box.run(ADD, ADD.prompt + ADD.canonical_solution)
     assert wrong.label == 0 and not any(wrong.passed)
     assert right.label == 1
+
+
+def test_process_limit_bounds_a_fork_bomb(clean):
+    from rend_equiv_dataset.loaders.problems import Assertion, Problem
+
+    if clean.isolation is Isolation.PLAIN:
+        pytest.skip("as a normal user RLIMIT_NPROC counts all the user's processes (documented)")
+
+    limit = clean.limits.processes
+    bounded = Problem("toy/forks", "toy", "def forks():\n", "forks", "    return 0\n",
+                      (Assertion(f"assert 0 < candidate() < {limit}"),))
+    code = """
+import os, time
+def forks():
+    made = 0
+    for _ in range(200):
+        try:
+            if os.fork() == 0:
+                time.sleep(30)
+                os._exit(0)
+            made += 1
+        except OSError:
+            break
+    return made
+"""
+    run = clean.run(bounded, code)
+    assert run.label == 1, run  # the candidate itself reports being stopped below the limit

@@ -11,6 +11,7 @@ from rend_equiv_dataset.loaders.problems import Assertion, Problem, load_evalplu
 from rend_equiv_dataset.sandbox import Limits, Status, danger_scan
 
 FIXTURES = Path(__file__).parents[1] / "loaders" / "fixtures"
+ALL_ISOLATION_MODES = False  # the hostile tests cover every mode; these check behaviour
 
 
 @pytest.mark.timeout(300)
@@ -93,6 +94,8 @@ def test_evalplus_problems_run_differentially_against_the_canonical_solution(cle
     off = clean.run(truncate, truncate.prompt + "    return round(number % 1.0, 1)\n")
     assert off.label == 0 and off.passed[0]  # 3.5 -> 0.5 is still right
     mbpp = load_evalplus(FIXTURES / "mbppplus_small.jsonl").problems
+    reordered = "def similar_elements(a, b):\n    return tuple(sorted(set(a) & set(b), reverse=True))\n"
+    assert clean.run(mbpp[0], reordered).label == 1  # set-equality task: order is free
     assert clean.run(mbpp[1], mbpp[1].canonical_solution).label == 1
     assert clean.run(mbpp[1], "def is_not_prime(n):\n    return n % 2 == 0\n").label == 0
 
@@ -116,3 +119,21 @@ def test_danger_scan_is_recorded(clean, add_problem):
     run = clean.run(add_problem, "def add(a, b):\n    if a is None:\n        import socket, subprocess\n    return a + b\n")
     assert run.label == 1 and run.danger == ("network", "process")
     assert danger_scan("x = 1") == []
+
+
+def test_test_code_that_swallows_everything_cannot_revive_a_dead_candidate(clean):
+    problem = Problem("toy/raises", "toy", "def f(x):\n", "f", "    raise ValueError(x)\n", (
+        Assertion("try:\n    candidate(1)\n    ok = False\nexcept:\n    ok = True\nassert ok"),
+        Assertion("try:\n    candidate(2)\n    ok = False\nexcept:\n    ok = True\nassert ok"),
+    ))
+    assert clean.run(problem, "def f(x):\n    raise ValueError(x)\n").passed == (True, True)
+    run = clean.run(problem, "import os\ndef f(x):\n    os._exit(0)\n")
+    assert run.passed == (False, False) and run.status.value == "crash"
+    slow = clean.run(problem, "def f(x):\n    while True:\n        pass\n")
+    assert slow.passed == (False, False) and slow.status.value == "timeout"
+
+
+def test_a_timeout_keeps_no_verdict_so_results_do_not_depend_on_machine_speed(clean, add_problem):
+    code = "calls = []\ndef add(a, b):\n    calls.append(1)\n    while len(calls) > 2:\n        pass\n    return a + b\n"
+    run = clean.run(add_problem, code)
+    assert run.status.value == "timeout" and run.passed == (False,) * 5

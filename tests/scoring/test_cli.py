@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from release_fixture import TINY_OUTPUTS, tiny_rows, write_predictions, write_release
+from .release_fixture import TINY_OUTPUTS, tiny_rows, write_predictions, write_release
 
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.loaders.release import dataset_fingerprint, load_renderings
@@ -154,3 +154,23 @@ def test_bad_model_name(release, tmp_path):
 def test_simulate_bad_reader(release, tmp_path):
     assert main(["simulate", "--data", str(release), "--reader", "scale:two", "--out", str(tmp_path / "p.jsonl")]) == 2
     assert not (tmp_path / "p.jsonl").exists()
+
+
+def test_leaderboard_refuses_another_dataset(release, synthetic, tmp_path):
+    board = tmp_path / "board"
+    tiny = write_predictions(TINY_OUTPUTS, tmp_path / "tiny.jsonl")
+    assert main(["submit", "--data", str(release), "--predictions", str(tiny), "--model-name", "a", "--leaderboard", str(board), "--resamples", "0"]) == 0
+    before = {p: p.read_bytes() for p in board.rglob("*") if p.is_file()}
+    other = tmp_path / "other.jsonl"
+    main(["simulate", "--data", str(synthetic), "--reader", "perfect", "--out", str(other)])
+    assert main(["submit", "--data", str(synthetic), "--predictions", str(other), "--model-name", "b", "--leaderboard", str(board), "--resamples", "0"]) == 2
+    assert {p: p.read_bytes() for p in board.rglob("*") if p.is_file()} == before
+
+
+def test_leaderboard_with_a_corrupt_results_file_is_refused(release, tmp_path):
+    board = tmp_path / "board"
+    (board / "results" / "x").mkdir(parents=True)
+    (board / "results" / "x" / "results_000000000000.json").write_text("{not json")
+    tiny = write_predictions(TINY_OUTPUTS, tmp_path / "tiny.jsonl")
+    assert main(["submit", "--data", str(release), "--predictions", str(tiny), "--model-name", "a", "--leaderboard", str(board)]) == 2
+    assert not (board / "leaderboard.json").exists()

@@ -3,7 +3,7 @@
 import math
 
 import pytest
-from release_fixture import TINY_OUTPUTS, tiny_rows
+from .release_fixture import TINY_OUTPUTS, tiny_rows
 
 from rend_equiv_dataset.loaders.predictions import Prediction
 from rend_equiv_dataset.loaders.release import check_renderings, rendering_from_row
@@ -69,7 +69,9 @@ def test_report_values(run):
     assert report["ibem"]["n"] == 2
     assert report["ibem"]["rate"] == pytest.approx(0.4)
     assert report["ibem"]["matched_fpr"] == pytest.approx(0.5)  # i5 of {i3, i5}
-    assert report["ibem"]["detection"]["ecs"] == 0.0
+    assert report["ibem"]["at_threshold"] == {"ecs": 0.0, "combined": 0.0}
+    # at the same FPR (one of two correct instances), the best ECS threshold lies above 2/3: i1 and i2 are flagged
+    assert report["ibem"]["detection"]["ecs"] == 1.0
     # REA at the same FPR: the budget (one correct instance) covers REA = 0.75 (i3), so i1 is flagged, i2 (REA 1) not
     assert report["ibem"]["detection"]["rea"] == pytest.approx(0.5)
     assert report["ibem"]["corollary3"] == {"ecs": 0.0, "combined": 0.0, "identical": True}

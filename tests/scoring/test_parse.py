@@ -136,3 +136,24 @@ def test_round_trip_of_formatted_numbers(value):
 
 def test_normalize_label_ignores_case_and_spaces():
     assert normalize_label("North  East") == normalize_label("northeast")
+
+
+UNIT_CASES = [
+    ("How many visitors in Q3 2023, in thousand?", "55", 55.0),
+    ("How many visitors in Q3 2023, in thousand?", "About 55 thousand visitors.", 55.0),
+    ("How many visitors in Q3 2023, in thousand?", "55k", 55.0),
+    ("How many visitors in Q3 2023, in thousand?", "1.2 million", 1200.0),
+    ("What are the exports of Chile, in bn USD?", "12.5 bn USD", 12.5),
+    ("What are the exports of Chile, in bn USD?", "The answer is 12.5", 12.5),
+    ("What is the median income, in k USD?", "$45k", 45.0),
+    ("What is the median income, in k USD?", "45 k USD", 45.0),
+    ("What is the budget of Legal, in k EUR?", "120", 120.0),
+    ("What percentage of the total budget does Legal account for?", "23.5%", 23.5),
+    ("What is the value of the first bar?", "1.5 million", 1.5e6),
+    (None, "2 thousand", 2000.0),
+]
+
+
+@pytest.mark.parametrize(("question", "text", "expected"), UNIT_CASES)
+def test_numbers_are_read_in_the_question_unit(question, text, expected):
+    assert parse_answer(text, "number", question=question) == pytest.approx(expected)
