@@ -65,3 +65,21 @@ def test_hub_model_revision_is_the_cached_commit(tmp_path: Path, monkeypatch) ->
     (tmp_path / "hub" / "models--org--cached" / "refs").mkdir()
     (tmp_path / "hub" / "models--org--cached" / "refs" / "main").write_text("a" * 40)
     assert model_revision("org/cached", None) == "a" * 40
+
+
+def test_large_shape_path_builds_in_bfloat16_and_restores_the_default_dtype(tmp_path: Path, monkeypatch) -> None:
+    """The `--shape 7b` path (bfloat16, built on a device), exercised at tiny size."""
+    import torch
+    from transformers import AutoModelForImageTextToText
+
+    from rend_equiv_dataset.harness import tiny
+
+    monkeypatch.setitem(tiny.SHAPES, "7b", tiny.SHAPES["tiny"])
+    out = tiny.build_tiny_model(tmp_path / "m", shape="7b", device="cpu")
+    assert torch.get_default_dtype() == torch.float32
+    model = AutoModelForImageTextToText.from_pretrained(out)
+    from safetensors import safe_open
+
+    with safe_open(str(out / "model.safetensors"), framework="pt") as weights:
+        assert {weights.get_tensor(name).dtype for name in weights.keys()} == {torch.bfloat16}
+    assert model.config.vision_config.image_size == 32
