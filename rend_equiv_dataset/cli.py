@@ -25,6 +25,8 @@ COMMANDS: dict[str, str] = {
     "score": "score",
     "simulate": "simulate",
     "submit": "submit",
+    "run": "run",
+    "tiny-model": "tiny_model",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
@@ -32,6 +34,8 @@ PANEL_COMMANDS: dict[str, str] = {
     "build": "panel_build",
     "exec": "panel_exec",
     "score": "panel_score",
+    "judge": "panel_judge",
+    "solve": "panel_solve",
 }
 
 
