@@ -21,10 +21,12 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "theory": "theory",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
+    "score": "panel_score",
 }
 
 
