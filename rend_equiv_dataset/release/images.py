@@ -128,6 +128,15 @@ def load(folder: Path, n_edits: int) -> InstanceImages:
     )
 
 
+def _init_worker() -> None:
+    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    warm_up()
+
+
 def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
     instance, rerenders, cache = job
     folder = cache_path(cache, instance, rerenders)
@@ -156,7 +165,7 @@ def render_all(
             return
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(workers, initializer=warm_up) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
             for folder in pool.imap(_render_to_cache, jobs, chunksize=1):
                 yield folder
                 bar.update()
