@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import resource
 import sys
 import tempfile
 import time
@@ -79,25 +81,42 @@ def main() -> None:
     instances = generate_instances(0, per_family=args.per_family)
     render_module.warm_up()
 
-    start = time.perf_counter()
-    jobs = one_process(instances, args.rerenders)
-    one_s = time.perf_counter() - start
-
-    start = time.perf_counter()
-    naive(jobs)
-    naive_s = time.perf_counter() - start
-
-    start = time.perf_counter()
-    n_build = build_path(instances, args.rerenders, args.workers)
-    build_s = time.perf_counter() - start
+    with Clock() as one:
+        jobs = one_process(instances, args.rerenders)
+    with Clock() as naive_clock:
+        naive(jobs)
+    with Clock() as pool:
+        n_build = build_path(instances, args.rerenders, args.workers)
 
     n = len(jobs)
-    naive_rate = n / naive_s
-    print(f"{n} images ({n_build} from the pool); {len(instances)} instances, K={args.rerenders}")
-    print(f"naive: pyplot + tight_layout + bbox_inches='tight', 1 process: {naive_rate:6.1f} images/s")
-    print(f"build path, 1 process:                        {n / one_s:6.1f} images/s  ratio {n / one_s / naive_rate:4.2f}x")
-    print(f"build path, {args.workers} fork workers + on-disk cache:  {n_build / build_s:6.1f} images/s"
-          f"  ratio {n_build / build_s / naive_rate:4.2f}x")
+    assert n_build == n, (n_build, n)
+    print(f"{n} images; {len(instances)} instances, K={args.rerenders}; load average {os.getloadavg()[0]:.1f} "
+          f"on {os.cpu_count()} cores")
+    print("                                            wall images/s   images per CPU-s   ratio (wall, CPU)")
+    for name, clock in (("naive: pyplot + tight_layout + bbox tight", naive_clock),
+                        ("build path, 1 process", one),
+                        (f"build path, {args.workers} fork workers + cache", pool)):
+        print(f"{name:44s} {n / clock.wall:10.1f} {n / clock.cpu:18.1f}"
+              f"   {naive_clock.wall / clock.wall:5.2f}x {naive_clock.cpu / clock.cpu:5.2f}x")
+    print(f"(on an idle machine the pool's wall rate approaches {args.workers} x the per-CPU-s rate: "
+          f"{args.workers * n / pool.cpu:.1f} images/s, {args.workers * naive_clock.cpu / pool.cpu:.2f}x naive)")
+
+
+class Clock:
+    """Wall time and CPU time of this process and its reaped children (the pool's workers)."""
+
+    def __enter__(self) -> Clock:
+        self._start = (time.perf_counter(), _cpu())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self._start[0]
+        self.cpu = _cpu() - self._start[1]
+
+
+def _cpu() -> float:
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
 if __name__ == "__main__":

@@ -543,11 +543,11 @@ def legibility_problems(fig: Figure) -> list[str]:
 
 
 def _encode(fig: Figure) -> tuple[bytes, tuple[int, int]]:
-    import numpy as np
+    """The drawn canvas as an RGB PNG (Pillow, compress_level=1: no metadata, fast, deterministic)."""
     from PIL import Image
 
-    rgba = np.asarray(fig.canvas.buffer_rgba())
-    image = Image.fromarray(np.ascontiguousarray(rgba[..., :3]), mode="RGB")
+    size = fig.canvas.get_width_height(physical=True)
+    image = Image.frombuffer("RGBA", size, fig.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     return buffer.getvalue(), image.size

@@ -7,8 +7,11 @@ line naming the option, the expectation and what was found (exit 2).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
+import signal
+from collections.abc import Iterator
 
 from rend_equiv_dataset.errors import InputError
 
@@ -72,6 +75,20 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM (``kill``) like Ctrl-C, so the worker pool and the temporary folder are cleaned up."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset import hub
 
@@ -91,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     if matched:
         instance_sets["matched_cycle"] = [i for seed in seeds for i in generate_matched_cycle(seed, n=matched)]
     settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
-    summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
-                            progress=not args.no_progress)
+    with _terminate_as_interrupt():
+        summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
+                                progress=not args.no_progress)
     counts = ", ".join(f"{name} {n}" for name, n in summary.rows.items())
     print(f"wrote {summary.folder} ({counts} rows)")
     if args.push_to_hub:

@@ -13,10 +13,12 @@ a temporary name and then renamed, so a folder that exists is complete.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -77,18 +79,26 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
 # --------------------------------------------------------------------------- on-disk cache
 
 
-def fingerprint(instance: Instance, rerenders: int) -> str:
-    """Hash of everything an instance's images depend on (instance, K, library versions)."""
+@functools.lru_cache(maxsize=1)
+def _code_version() -> list[str]:
+    """Library versions and a hash of the drawing code, so a cache never outlives a renderer change."""
     import matplotlib
     import numpy
     import PIL
 
+    from rend_equiv_dataset.charts import render as render_module
+    from rend_equiv_dataset.charts import styles as styles_module
+
+    code = hashlib.sha256()
+    for module in (render_module, styles_module, sys.modules[__name__]):
+        code.update(Path(str(module.__file__)).read_bytes())
+    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, code.hexdigest()]
+
+
+def fingerprint(instance: Instance, rerenders: int) -> str:
+    """Hash of everything an instance's images depend on (instance, K, drawing code and libraries)."""
     payload = json.dumps(
-        {
-            "instance": instance_record(instance),
-            "rerenders": rerenders,
-            "versions": [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__],
-        },
+        {"instance": instance_record(instance), "rerenders": rerenders, "versions": _code_version()},
         sort_keys=True,
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
@@ -128,6 +138,15 @@ def load(folder: Path, n_edits: int) -> InstanceImages:
     )
 
 
+def _init_worker() -> None:
+    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    warm_up()
+
+
 def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
     instance, rerenders, cache = job
     folder = cache_path(cache, instance, rerenders)
@@ -156,7 +175,7 @@ def render_all(
             return
         import multiprocessing
 
-        with multiprocessing.get_context("fork").Pool(workers, initializer=warm_up) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
             for folder in pool.imap(_render_to_cache, jobs, chunksize=1):
                 yield folder
                 bar.update()

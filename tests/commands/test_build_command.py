@@ -141,3 +141,32 @@ def test_push_to_hub_uploads_the_written_folder(tmp_path, monkeypatch, capsys):
     assert main(["build", "--out", str(out), "--push-to-hub", "someone/rend-equiv", *args]) == 0
     assert pushed == [(out, "someone/rend-equiv")]
     assert (out / "README.md").is_file()
+
+
+def _processes_mentioning(text):
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and text in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for leftover workers")
+def test_terminated_build_stops_its_workers_and_leaves_no_release(tmp_path):
+    out = tmp_path / "terminated-release"
+    proc = _subprocess(["--workers", "2", "--out", str(out), "--per-family", "5", "--rerenders", "2",
+                        "--matched-cycle", "0", "--no-progress"], hash_seed=0)
+    cache = cache_folder(out)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not (cache.is_dir() and any(cache.iterdir())):
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip() == "rend-equiv: interrupted"
+    assert not out.exists()
+    time.sleep(0.5)
+    assert _processes_mentioning(str(out)) == []
