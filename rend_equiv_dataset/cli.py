@@ -20,6 +20,7 @@ from rend_equiv_dataset.errors import InputError
 
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
+    "build": "build",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands

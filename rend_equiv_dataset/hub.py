@@ -64,6 +64,9 @@ def atomic_dir(target: str | os.PathLike[str], *, overwrite: bool = False) -> It
     final = check_output_dir(target, overwrite=overwrite)
     parent = final.resolve().parent
     staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes 0700; a release is an ordinary folder
     try:
         yield staging
         if final.exists():

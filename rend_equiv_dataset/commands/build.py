@@ -1,0 +1,100 @@
+"""``rend-equiv build``: generate, render and write the REND-EQUIV release (DESIGN §3.4, §7.1).
+
+Options are read as text and validated here, so a bad value ends in one
+line naming the option, the expectation and what was found (exit 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+from rend_equiv_dataset.errors import InputError
+
+HELP = "generate the REND-EQUIV benchmark from seeds into a Hub-ready dataset folder"
+
+_REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seeds", default="0", help="comma-separated data seeds, e.g. 0,1,2 (default 0)")
+    parser.add_argument("--per-family", default="50", help="instances per chart family and seed (default 50)")
+    parser.add_argument("--rerenders", default="8", help="cosmetic re-renderings K per instance (default 8)")
+    parser.add_argument("--matched-cycle", default="150",
+                        help="instances of the m=6 swap-versus-cycle set per seed, 0 for none (default 150)")
+    parser.add_argument("--workers", default=None, help="rendering processes (default: one per core)")
+    parser.add_argument("--out", default="release", help="output folder (default release)")
+    parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
+    parser.add_argument("--push-to-hub", default=None, metavar="REPO_ID", help="also upload the folder to this dataset repo")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def parse_count(text: str, option: str, *, minimum: int) -> int:
+    """An integer option ≥ ``minimum``.
+
+    >>> parse_count("3", "--per-family", minimum=1)
+    3
+    >>> parse_count("0", "--per-family", minimum=1)
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: field '--per-family': expected an integer >= 1, got '0'
+    """
+    if not re.fullmatch(r"[+-]?\d+", text.strip()) or int(text) < minimum:
+        raise InputError(f"expected an integer >= {minimum}, got {text!r}", field=option)
+    return int(text)
+
+
+def parse_seeds(text: str) -> tuple[int, ...]:
+    """Comma-separated distinct non-negative integer seeds.
+
+    >>> parse_seeds("0,1,2")
+    (0, 1, 2)
+    >>> parse_seeds("1,-2")
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: field '--seeds': expected comma-separated non-negative integers such as 0,1,2, got '1,-2'
+    """
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or not all(re.fullmatch(r"\d+", p) for p in parts):
+        raise InputError(f"expected comma-separated non-negative integers such as 0,1,2, got {text!r}", field="--seeds")
+    seeds = tuple(int(p) for p in parts)
+    if len(set(seeds)) != len(seeds):
+        raise InputError(f"expected distinct seeds, got {text!r}", field="--seeds")
+    return seeds
+
+
+def default_workers() -> int:
+    """One worker per core available to this process."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset import hub
+
+    seeds = parse_seeds(args.seeds)
+    per_family = parse_count(args.per_family, "--per-family", minimum=1)
+    rerenders = parse_count(args.rerenders, "--rerenders", minimum=0)
+    matched = parse_count(args.matched_cycle, "--matched-cycle", minimum=0)
+    workers = default_workers() if args.workers is None else parse_count(args.workers, "--workers", minimum=1)
+    if args.push_to_hub is not None and not _REPO_ID.fullmatch(args.push_to_hub):
+        raise InputError(f"expected a repository id like 'owner/name', got {args.push_to_hub!r}", field="--push-to-hub")
+    hub.check_output_dir(args.out, overwrite=args.overwrite)
+
+    from rend_equiv_dataset.generators.figures import generate_instances, generate_matched_cycle
+    from rend_equiv_dataset.release import ReleaseSettings, build_release
+
+    instance_sets = {"instances": [i for seed in seeds for i in generate_instances(seed, per_family=per_family)]}
+    if matched:
+        instance_sets["matched_cycle"] = [i for seed in seeds for i in generate_matched_cycle(seed, n=matched)]
+    settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
+    summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
+                            progress=not args.no_progress)
+    counts = ", ".join(f"{name} {n}" for name, n in summary.rows.items())
+    print(f"wrote {summary.folder} ({counts} rows)")
+    if args.push_to_hub:
+        print(f"pushed: {hub.push_folder(summary.folder, args.push_to_hub)}")
+    return 0
