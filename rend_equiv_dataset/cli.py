@@ -21,10 +21,14 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "run": "run",
+    "tiny-model": "tiny_model",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
+    "run": "run",
+    "tiny-model": "tiny_model",
 }
 
 

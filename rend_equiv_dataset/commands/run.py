@@ -1,0 +1,81 @@
+"""``rend-equiv run``: a model over the ``renderings`` config into a predictions file.
+
+Several processes (transformers backend)::
+
+    accelerate launch --multi_gpu --num_processes N -m rend_equiv_dataset run ...
+
+(on a machine without GPUs this runs N CPU processes). With vLLM, one process
+per GPU: ``CUDA_VISIBLE_DEVICES=i rend-equiv run ... --shard i/N``, then the
+same command without ``--shard`` merges. Rerunning a killed run resumes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "run a model (transformers or vLLM) over the renderings config into a predictions file"
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, required=True, help="release folder with a renderings config")
+    parser.add_argument("--model", required=True, help="model folder or Hub id")
+    parser.add_argument("--revision", default=None, help="Hub revision of --model")
+    parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
+    parser.add_argument("--samples", type=_non_negative, default=0, help="K samples per rendering (paper: 8)")
+    parser.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (paper: 0.7)")
+    parser.add_argument("--logprobs", action="store_true", help="record the greedy answer's token log-probability")
+    parser.add_argument("--perturb", action="store_true", help="also answer the reworded questions")
+    parser.add_argument("--max-new-tokens", type=_positive, default=32)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    parser.add_argument("--limit", type=_positive, default=None, help="only the first N renderings")
+    parser.add_argument("--batch-size", type=_positive, default=8)
+    parser.add_argument("--retry-errors", action="store_true", help="try failed renderings again")
+    parser.add_argument("--shard", default=None, help="I/N: this independent process answers shard I of N")
+    parser.add_argument("--tensor-parallel", type=_positive, default=1, help="vLLM: GPUs per model")
+    parser.add_argument("--out", type=Path, required=True, help="predictions JSONL (DESIGN §7.3)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.harness.figure_run import FigureRun, run_figures
+    from rend_equiv_dataset.harness.sharding import parse_shard
+    from rend_equiv_dataset.harness.types import GenerationSettings
+
+    settings = GenerationSettings(
+        max_new_tokens=args.max_new_tokens,
+        samples=args.samples,
+        temperature=args.temperature,
+        logprobs=args.logprobs,
+        seed=args.seed,
+    )
+    options = (("tensor_parallel", args.tensor_parallel),) if args.backend == "vllm" else ()
+    return run_figures(
+        FigureRun(
+            data=args.data,
+            model=args.model,
+            out=args.out,
+            backend=args.backend,
+            revision=args.revision,
+            settings=settings,
+            perturb=args.perturb,
+            limit=args.limit,
+            batch_size=args.batch_size,
+            retry_errors=args.retry_errors,
+            shard=None if args.shard is None else parse_shard(args.shard),
+            backend_options=options,
+        )
+    )

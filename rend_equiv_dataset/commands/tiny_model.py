@@ -1,0 +1,25 @@
+"""``rend-equiv tiny-model``: a tiny random VLM (or text model) built offline into a folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "build a tiny randomly initialised model offline (for tests and trying the harness)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the model into")
+    parser.add_argument("--kind", choices=["vlm", "text"], default="vlm", help="vision-language or text-only")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random weights")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.harness.tiny import build_tiny_model
+
+    if args.out.exists() and (not args.out.is_dir() or any(args.out.iterdir())):
+        raise InputError("exists and is not empty", file=args.out, field="--out")
+    build_tiny_model(args.out, kind=args.kind, seed=args.seed)
+    print(f"tiny {args.kind} model written to {args.out}")
+    return 0

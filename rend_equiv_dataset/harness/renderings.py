@@ -1,0 +1,66 @@
+"""Reading the release's ``renderings`` config for a run (DESIGN §7.2).
+
+The images stay undecoded until a rendering is answered, so an image that
+cannot be decoded fails that rendering only (it is recorded as an error).
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from rend_equiv_dataset.errors import InputError
+
+CONFIG = "renderings"
+REQUIRED_COLUMNS = ("render_id", "image", "question")
+
+
+def load_renderings(data_dir: Path) -> Any:
+    """The ``renderings`` config of a release folder as one ``datasets.Dataset``.
+
+    Splits, if several, are concatenated in name order. Raises InputError when
+    the folder, the config, a required column or a unique ``render_id`` is missing.
+    """
+    import datasets
+
+    data_dir = Path(data_dir)
+    if not data_dir.is_dir():
+        raise InputError("is not a folder", file=data_dir, field="--data")
+    try:
+        names = datasets.get_dataset_config_names(str(data_dir))
+    except Exception as err:  # noqa: BLE001 - any failure here means "not a release folder"
+        raise InputError(f"is not a dataset folder ({type(err).__name__}: {err})", file=data_dir, field="--data")
+    if CONFIG not in names:
+        raise InputError(
+            f"has no {CONFIG!r} config (found {sorted(names)}); build one with `rend-equiv build`",
+            file=data_dir,
+            field="--data",
+        )
+    loaded = datasets.load_dataset(str(data_dir), CONFIG)
+    table = datasets.concatenate_datasets([loaded[s] for s in sorted(loaded)])
+    for column in REQUIRED_COLUMNS:
+        if column not in table.column_names:
+            raise InputError(f"the {CONFIG!r} config has no column {column!r}", file=data_dir, field=column)
+    ids = table["render_id"]
+    if len(set(ids)) != len(ids):
+        dup = next(i for i, n in Counter(ids).items() if n > 1)
+        raise InputError(f"render_id {dup!r} is not unique", file=data_dir, field="render_id")
+    return table.cast_column("image", datasets.Image(decode=False))
+
+
+def decode_image(value: Any) -> Image.Image:
+    """Decode an undecoded ``datasets.Image`` value (``{"bytes", "path"}``) to RGB."""
+    if isinstance(value, Image.Image):
+        return value.convert("RGB")
+    data = value.get("bytes") if isinstance(value, dict) else None
+    if data is None and isinstance(value, dict) and value.get("path"):
+        data = Path(value["path"]).read_bytes()
+    if data is None:
+        raise ValueError("the image has neither bytes nor a path")
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB")

@@ -1,0 +1,268 @@
+"""Resume by content: append-only part files, one per process, merged at the end (DESIGN §5).
+
+A run is identified by its *run key*, a hash of everything that decides a
+record's content (model, revision, backend, prompt templates, generation
+settings — see :func:`rend_equiv_dataset.harness.provenance.run_key`). A
+record is the pair (id, run key). Every process appends each finished record
+to its own file ``OUT.parts/part-RANK.jsonl`` with one ``write`` call on an
+``O_APPEND`` descriptor, so a SIGKILL can at worst leave a torn last line,
+which readers drop and the next writer of that file cuts off. A record is done
+only once its line is written, never when it starts.
+
+Errors are records too (``{"error": {"class": ..., "message": ...}}``); they
+count as done unless the run is asked to retry them, and they never reach the
+predictions file. :meth:`RunStore.merge` writes the output atomically: the
+``meta`` line, then one line per id, ordered by id, whatever the number of
+processes or restarts that produced them; a success always wins over an error
+for the same id. A store whose output or parts folder belongs to another run
+key refuses to start (:class:`~rend_equiv_dataset.errors.InputError`), so
+settings are never silently mixed.
+
+>>> import tempfile, pathlib
+>>> out = pathlib.Path(tempfile.mkdtemp()) / "preds.jsonl"
+>>> store = RunStore(out, meta={"model": "m"}, key="k1")
+>>> store.open()
+>>> w = store.writer(rank=0)
+>>> w.append({"render_id": "b", "output": "2"}); w.append({"render_id": "a", "output": "1"})
+>>> w.close()
+>>> sorted(store.done_ids())
+['a', 'b']
+>>> store.merge(["a", "b"]).complete
+True
+>>> out.read_text().splitlines()[1]
+'{"render_id": "a", "output": "1"}'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rend_equiv_dataset.errors import InputError
+
+KEY_FIELD = "run_key"
+PART_GLOB = "part-*.jsonl"
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    """What the merge wrote: answered ids, ids with errors, ids never attempted."""
+
+    answered: int
+    errors: dict[str, dict[str, str]]
+    missing: list[str]
+    errors_path: Path | None = None
+
+    @property
+    def complete(self) -> bool:
+        return not self.errors and not self.missing
+
+
+def read_jsonl_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) of a JSONL file, dropping a torn (unterminated) last line.
+
+    A line in the middle that is not a JSON object is corruption, not a torn
+    write, and raises :class:`InputError`.
+    """
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines[:-1], start=1):  # lines[-1] is b"" or a torn tail
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as err:
+            raise InputError(f"expected a JSON object, got {raw[:60]!r} ({err})", file=path, line=number)
+        if not isinstance(obj, dict):
+            raise InputError(f"expected a JSON object, got {type(obj).__name__}", file=path, line=number)
+        yield number, obj
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file next to ``path``, then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class PartWriter:
+    """Appends finished records of one process; each record is one ``write`` of one line."""
+
+    def __init__(self, path: Path, key: str) -> None:
+        self.path = path
+        self.key = key
+        _cut_torn_tail(path)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def append(self, record: dict[str, Any]) -> None:
+        line = json.dumps({**record, KEY_FIELD: self.key}, ensure_ascii=False) + "\n"
+        os.write(self._fd, line.encode("utf-8"))
+
+    def close(self) -> None:
+        os.close(self._fd)
+
+
+def _cut_torn_tail(path: Path) -> None:
+    """Truncate ``path`` after its last newline (a torn line left by a kill)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as handle:
+            handle.truncate(data.rfind(b"\n") + 1)
+
+
+@dataclass
+class RunStore:
+    """The output file, its parts folder and the run key that both must carry.
+
+    Args:
+        out: the final JSONL file (DESIGN §7.3 for figure runs).
+        meta: the provenance written as the output's first line ``{"meta": ...}``.
+        key: the run key; stored in ``meta`` and on every part line.
+        id_field: the record's id (``render_id`` for figure runs).
+    """
+
+    out: Path
+    meta: dict[str, Any]
+    key: str
+    id_field: str = "render_id"
+    parts: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out = Path(self.out)
+        self.parts = self.out.with_name(self.out.name + ".parts")
+        self.meta = {**self.meta, KEY_FIELD: self.key}
+
+    # -- starting -------------------------------------------------------------
+    def open(self) -> None:
+        """Check that existing output and parts belong to this run; create the parts folder."""
+        if not self.out.parent.is_dir():
+            raise InputError("the output's folder does not exist", file=self.out.parent, field="--out")
+        self._check_output()
+        self.parts.mkdir(exist_ok=True)
+        run_file = self.parts / "run.json"
+        if run_file.exists():
+            self._check_meta(_load_json(run_file), run_file)
+        else:
+            atomic_write_text(run_file, json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+
+    def _check_output(self) -> None:
+        if not self.out.exists():
+            return
+        first = next(read_jsonl_lines(self.out), None)
+        if first is None or "meta" not in first[1]:
+            raise InputError(
+                "exists and is not a predictions file of this harness (no meta line); "
+                "choose another --out or remove it",
+                file=self.out,
+                line=1,
+                field="--out",
+            )
+        self._check_meta(first[1], self.out)
+
+    def _check_meta(self, obj: dict[str, Any], where: Path) -> None:
+        theirs = obj.get("meta", {})
+        if theirs.get(KEY_FIELD) == self.key:
+            return
+        differ = [k for k in sorted(set(theirs) | set(self.meta)) if theirs.get(k) != self.meta.get(k)]
+        shown = [d for d in differ if d != KEY_FIELD] or [KEY_FIELD]
+        detail = "; ".join(f"{k}: {theirs.get(k)!r} there, {self.meta.get(k)!r} now" for k in shown[:3])
+        raise InputError(
+            f"holds outputs of another model or settings ({detail}); "
+            "choose another --out or remove it (and its .parts folder)",
+            file=where,
+            field="--out",
+        )
+
+    # -- during the run -------------------------------------------------------
+    def writer(self, rank: int) -> PartWriter:
+        return PartWriter(self.parts / f"part-{rank:05d}.jsonl", self.key)
+
+    def _records(self) -> Iterator[dict[str, Any]]:
+        """Every record on disk: the output's lines, then each part file's lines."""
+        sources = [self.out] if self.out.exists() else []
+        if self.parts.is_dir():
+            sources += sorted(self.parts.glob(PART_GLOB))
+        for path in sources:
+            for number, obj in read_jsonl_lines(path):
+                if "meta" in obj:
+                    continue
+                if path != self.out and obj.get(KEY_FIELD) != self.key:
+                    raise InputError(
+                        f"record of another run key {obj.get(KEY_FIELD)!r} (this run: {self.key!r})",
+                        file=path,
+                        line=number,
+                        field=KEY_FIELD,
+                    )
+                if not isinstance(obj.get(self.id_field), str):
+                    raise InputError("expected a string id", file=path, line=number, field=self.id_field)
+                yield obj
+
+    def done_ids(self, retry_errors: bool = False) -> set[str]:
+        """Ids that need no work: answered, or failed when errors are not retried."""
+        done: set[str] = set()
+        for obj in self._records():
+            if "error" not in obj or not retry_errors:
+                done.add(obj[self.id_field])
+        return done
+
+    # -- the end --------------------------------------------------------------
+    def merge(self, all_ids: Iterable[str]) -> MergeResult:
+        """Write the output (meta line, then answers ordered by id) atomically.
+
+        Errors go to ``OUT.errors.jsonl``. The parts folder is removed once every
+        id is answered; otherwise it stays so a rerun can finish the work.
+        """
+        answers: dict[str, dict[str, Any]] = {}
+        errors: dict[str, dict[str, str]] = {}
+        for obj in self._records():
+            rid = obj[self.id_field]
+            if "error" in obj:
+                errors.setdefault(rid, obj["error"])
+            else:
+                answers.setdefault(rid, {k: v for k, v in obj.items() if k != KEY_FIELD})
+        for rid in answers:
+            errors.pop(rid, None)
+        wanted = list(all_ids)
+        missing = sorted(set(wanted) - set(answers) - set(errors))
+        lines = [json.dumps({"meta": self.meta}, ensure_ascii=False, sort_keys=True)]
+        lines += [json.dumps(answers[rid], ensure_ascii=False) for rid in sorted(answers)]
+        atomic_write_text(self.out, "\n".join(lines) + "\n")
+        errors_path = self._write_errors(errors)
+        result = MergeResult(len(answers), errors, missing, errors_path)
+        if result.complete and self.parts.is_dir():
+            shutil.rmtree(self.parts)
+        return result
+
+    def _write_errors(self, errors: dict[str, dict[str, str]]) -> Path | None:
+        path = self.out.with_name(self.out.name + ".errors.jsonl")
+        if not errors:
+            path.unlink(missing_ok=True)
+            return None
+        rows = [json.dumps({self.id_field: rid, "error": errors[rid]}) for rid in sorted(errors)]
+        atomic_write_text(path, "\n".join(rows) + "\n")
+        return path
+
+
+def _load_json(path: Path) -> dict[str, Any]:
+    try:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as err:
+        raise InputError(f"expected JSON ({err})", file=path)
+    if not isinstance(obj, dict):
+        raise InputError("expected a JSON object", file=path)
+    return obj
