@@ -105,7 +105,7 @@ Equivariance-Consistency Score (ECS): whether a model's answers move the way the
   answer), `answer_type` (`number` or `label`), `labels`, the base `image` and its `style`,
   `rerenders` (list of `style_id`, `style` JSON, `image`) and `edits` (list of `type`, `params`
   JSON, `transform` JSON, `target` — the expected answer of the edited chart —, edited `data`
-  JSON and `image`).
+  JSON and `image`), and `source` (`synthetic`, or the table file the instance was built from).
 - `renderings` — one row per image a model answers: `render_id` (unique), `instance_id`,
   `data_seed`, `template_id`, `family`, `question_type`, `role` (`base`, `rerender`, `edit`),
   `variant` (`base`, the style id, or the edit type), `image`, `question`, `target`,

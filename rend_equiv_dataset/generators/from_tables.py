@@ -1,0 +1,651 @@
+"""Imported tables → REND-EQUIV instances: the same matched sets as the synthetic release.
+
+Paper §6 "Transfer to real figures" re-plots a real chart's table and edits
+it; this module turns each imported table (:mod:`rend_equiv_dataset.loaders.tables`)
+into :class:`~rend_equiv_dataset.generators.figures.Instance` objects that the
+release writer renders exactly like synthetic ones. Nothing here re-implements
+a rule: the questions, exact answers a*(D, q) and φ_g come from
+:mod:`rend_equiv_dataset.charts.questions`, the edits from
+:mod:`rend_equiv_dataset.edits.operators`, the difficulty controls from
+:mod:`rend_equiv_dataset.edits.controls`, and every edit passes
+:func:`~rend_equiv_dataset.generators.figures.verify_law` (paper Eq. 1).
+
+Questions (DESIGN §3.1):
+
+- A table with user questions keeps each one whose answer can be recomputed
+  from the table and agrees with the given answer — numbers within
+  :data:`ANSWER_RTOL` relative (ChartQA's relaxed accuracy), labels after
+  case and space folding. The kept instance asks the user's text and its
+  target is the *recomputed* exact answer. Every other question is reported
+  with its status (:class:`QuestionStatus`), never silently fixed.
+- A table without a kept question gets one question per question type its
+  family asks in the synthetic set (:data:`~rend_equiv_dataset.generators.figures.FAMILY_QUESTIONS`),
+  posed by the package's templates.
+
+Recognising a free-text question means matching it to a template, in two
+documented tiers (:func:`recognise`):
+
+1. the exact text a template produces for this chart (case, spaces and a
+   final ``?`` folded), over every series and named category;
+2. the explicit patterns of :data:`PATTERNS`, where ``{a}``/``{b}`` match
+   only the table's category labels and ``{ser}`` only its series names.
+   A "difference between A and B" is read as larger minus smaller.
+
+Several different readings make a question ``ambiguous``; none makes it
+``unrecognised``.
+
+Edits (DESIGN §3.3): suite ``main`` is the synthetic set's (scale, offset,
+delete_max, swap, zoom where they apply), ``full`` adds the m-cycle, and
+``pilot`` is the paper's real-figure pilot: a ×2 scale edit plus the zoom
+control. A real table may already hold near-ties or non-positive values;
+the controls then forbid only what an edit adds (a problem the base data has
+itself is not held against the edit).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+import numpy as np
+
+from rend_equiv_dataset.charts.answers import format_answer
+from rend_equiv_dataset.charts.data import ChartData, Family
+from rend_equiv_dataset.charts.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
+from rend_equiv_dataset.edits.controls import violations
+from rend_equiv_dataset.edits.operators import OPERATORS
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.generators.figures import (
+    EDIT_TRIES,
+    EDIT_TYPES,
+    FAMILY_QUESTIONS,
+    MAIN_SUITE,
+    MATCHED_QUESTION_TYPES,
+    MATCHED_SUITE,
+    Edit,
+    Instance,
+    verify_law,
+)
+from rend_equiv_dataset.loaders.tables import GivenQuestion, SourceTable, TableSet, parse_number
+from rend_equiv_dataset.transforms import IDENTITY
+
+ANSWER_RTOL = 0.05
+"""Relative tolerance between a given numeric answer and the recomputed one (ChartQA relaxed accuracy)."""
+
+TABLE_STREAM = 0x7462
+"""First spawn-key word of table instances, so their streams never meet the synthetic sets'."""
+
+PILOT_FACTOR = 2.0
+"""The pilot's scale factor (paper §6: a ×2 scale edit)."""
+
+SUITES: dict[str, tuple[str, ...]] = {
+    "main": MAIN_SUITE,
+    "full": EDIT_TYPES,
+    "pilot": ("scale", "zoom"),
+}
+"""Edit suites offered for tables; an edit is used only where it applies to the question."""
+
+POSE_TRIES = 8
+
+MATCHED_MIN_CATEGORIES = 5
+"""Tables with at least this many categories join the matched swap-versus-cycle set:
+Corollary 6 (2(m−2)! > m) holds from m = 5; the synthetic set uses m = 6."""
+
+_SUITES_INTERNAL = {**SUITES, "matched": MATCHED_SUITE}
+
+# Free-text patterns, per question type (tier 2 of :func:`recognise`). Matched against the
+# question lower-cased, spaces collapsed, final "?" or "." removed. {a}, {b}: a category label;
+# {ser}: a series name; (?P<q>...): the quantity, used to pick a series when it names one.
+_SER = r"(?: (?:in|for) the {ser} series)?"
+PATTERNS: dict[str, tuple[str, ...]] = {
+    "value": (
+        r"what (?:is|was|are|were) the (?P<q>.+?) (?:of|for|in) {a}" + _SER,
+        r"what (?:is|was|are|were) {a}'s (?P<q>.+?)" + _SER,
+        r"how (?:much|many) (?P<q>.+?) (?:did|does|do|had|has|have|was|were|in|for) {a}(?: have| had| get| got)?" + _SER,
+    ),
+    "difference": (
+        r"what (?:is|was) the difference (?:in (?:the )?(?P<q>.+?) )?between {a} and {b}" + _SER,
+        r"by how much (?:does|did|is|was) (?:the value of )?(?:(?P<q>.+?) (?:for|of|in) )?{a} exceed (?:that (?:for|of|in) )?{b}" + _SER,
+    ),
+    "sum": (
+        r"what (?:is|was) the (?:total|sum)(?: of)?(?: the| all)?(?: (?P<q>.+?))?(?: (?:across|of|for|over) all (?:the )?\w+)?" + _SER,
+    ),
+    "argmax": (
+        r"which (?:\w+ )?(?:\w+ )?(?:has|had|have|shows|showed|recorded|is|was) the (?:highest|largest|greatest|biggest|maximum|most)(?: (?P<q>.+?))?" + _SER,
+    ),
+    "argmin": (
+        r"which (?:\w+ )?(?:\w+ )?(?:has|had|have|shows|showed|recorded|is|was) the (?:lowest|smallest|least|minimum|fewest)(?: (?P<q>.+?))?" + _SER,
+    ),
+    "compare": (
+        r"which (?:has|had|is|was|shows) (?:the )?(?:higher|larger|greater|bigger|more)(?: (?P<q>.+?))?" + _SER + r"[,:]? {a} or {b}",
+    ),
+    "share": (
+        r"what (?:percentage|share|proportion|percent) of the total(?: (?P<q>.+?))? (?:does|did) {a} (?:account for|represent|make up)",
+        r"what (?:is|was) the (?:percentage|share|proportion)(?: of (?P<q>.+?))? (?:of|for) {a}",
+    ),
+}
+
+
+class QuestionStatus(str, Enum):
+    """What happened to a user-given question."""
+
+    KEPT = "kept"
+    DISAGREES = "disagrees"
+    UNRECOGNISED = "unrecognised"
+    AMBIGUOUS = "ambiguous"
+    NOT_APPLICABLE = "not_applicable"
+    BAD_ANSWER = "bad_answer"
+    NOT_BUILT = "not_built"
+
+
+@dataclass(frozen=True)
+class QuestionReport:
+    """The fate of one user question, with where it came from and why."""
+
+    table_id: str
+    file: str
+    line: int
+    question: str
+    given: str
+    status: QuestionStatus
+    detail: str = ""
+    recomputed: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "file": self.file, "line": self.line, "question": self.question,
+                "given": self.given, "status": self.status.value, "detail": self.detail,
+                "recomputed": self.recomputed}
+
+
+@dataclass(frozen=True)
+class TableBuild:
+    """Instances built from tables, the source file of each, and what was dropped and why."""
+
+    instances: tuple[Instance, ...]
+    sources: Mapping[str, str]
+    questions: tuple[QuestionReport, ...] = ()
+    skipped: Mapping[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, Any]:
+        statuses = Counter(q.status.value for q in self.questions)
+        return {
+            "n_instances": len(self.instances),
+            "n_tables": len(set(self.sources.values())),
+            "questions": {s.value: statuses.get(s.value, 0) for s in QuestionStatus},
+            "skipped": dict(sorted(self.skipped.items())),
+            "question_reports": [q.to_dict() for q in self.questions if q.status is not QuestionStatus.KEPT],
+        }
+
+
+# --------------------------------------------------------------------------- wording
+
+
+def with_question_words(chart: ChartData) -> ChartData:
+    """Fill the template words a table does not give (``quantity``, ``category_noun``) from its labels.
+
+    >>> from rend_equiv_dataset.charts.data import Series
+    >>> chart = ChartData(Family.BAR, "t", ("2019", "2020"), (Series("Revenue", (1.0, 2.0)),), x_label="Year")
+    >>> dict(with_question_words(chart).extra)
+    {'category_noun': 'year', 'quantity': 'revenue'}
+    """
+    words = dict(chart.extra)
+    if "quantity" not in words:
+        label = chart.y_label or (chart.series[0].name if len(chart.series) == 1 else "")
+        words["quantity"] = label.lower() if label else "value"
+    if "category_noun" not in words:
+        noun = chart.x_label.strip().lower() if chart.family is not Family.SCATTER else ""
+        words["category_noun"] = noun if re.fullmatch(r"[a-z]+", noun) and noun != "characteristic" else "category"
+    return chart.replace(extra=tuple(sorted(words.items())))
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().lower()).rstrip("?. ").strip()
+
+
+# --------------------------------------------------------------------------- recognition
+
+
+@dataclass(frozen=True)
+class Recognition:
+    """The template reading(s) of a question text; exactly one makes it recognised."""
+
+    readings: tuple[Question, ...]
+    detail: str = ""
+
+    @property
+    def question(self) -> Question | None:
+        return self.readings[0] if len(self.readings) == 1 else None
+
+
+def _applicable(chart: ChartData) -> list[str]:
+    return [name for name, qtype in QUESTION_TYPES.items() if chart.family in qtype.families]
+
+
+def _template_readings(chart: ChartData, text: str) -> set[Question]:
+    folded = _fold(text)
+    found = set()
+    for name in _applicable(chart):
+        n = QUESTION_TYPES[name].n_categories
+        tuples = [()] if n == 0 else [(c,) for c in chart.categories] if n == 1 else [
+            (a, b) for a in chart.categories for b in chart.categories if a != b]
+        for series in chart.series_names:
+            for categories in tuples:
+                question = Question(name, series, categories)
+                if _fold(question_text(chart, question)) == folded:
+                    found.add(question)
+    return found
+
+
+def _alternation(labels: Iterable[str]) -> str:
+    ordered = sorted({label.lower() for label in labels}, key=lambda s: (-len(s), s))
+    return "|".join(re.escape(label) for label in ordered)
+
+
+def _pattern_readings(chart: ChartData, text: str, types: Iterable[str]) -> tuple[set[Question], str]:
+    folded = _fold(text)
+    labels = {c.lower(): c for c in chart.categories}
+    names = {s.lower(): s for s in chart.series_names}
+    slots = {"a": f"(?P<a>{_alternation(labels)})", "b": f"(?P<b>{_alternation(labels)})",
+             "ser": f"(?P<ser>{_alternation(names)})"}
+    found, why = set(), ""
+    for name in types:
+        for pattern in PATTERNS.get(name, ()):
+            match = re.fullmatch(pattern.format(**slots), folded)
+            if match is None:
+                continue
+            groups = match.groupdict()
+            series = _series(groups, names)
+            if series is None:
+                why = f"the question names no series of the table ({', '.join(chart.series_names)})"
+                continue
+            categories = tuple(labels[groups[k]] for k in ("a", "b") if groups.get(k))
+            if len(categories) == 2 and categories[0] == categories[1]:
+                continue
+            found.add(_oriented(chart, Question(name, series, categories), pattern))
+    return found, why
+
+
+def _series(groups: Mapping[str, str | None], names: Mapping[str, str]) -> str | None:
+    if groups.get("ser"):
+        return names[groups["ser"]]
+    quantity = (groups.get("q") or "").strip()
+    if quantity in names:
+        return names[quantity]
+    return next(iter(names.values())) if len(names) == 1 else None
+
+
+def _oriented(chart: ChartData, question: Question, pattern: str) -> Question:
+    """"Difference between A and B" is larger minus smaller (documented reading)."""
+    if question.question_type == "difference" and "between" in pattern:
+        first, second = question.categories
+        values = dict(zip(chart.categories, chart.values(question.series)))
+        if values[first] < values[second]:
+            return Question("difference", question.series, (second, first))
+    return question
+
+
+def recognise(chart: ChartData, text: str) -> Recognition:
+    """Match a free-text question to the package's templates (tiers in the module docstring).
+
+    >>> from rend_equiv_dataset.charts.data import Series
+    >>> chart = with_question_words(ChartData(Family.BAR, "t", ("France", "Japan", "Peru"),
+    ...     (Series("Exports", (12.0, 30.5, 8.0)),), x_label="Country"))
+    >>> recognise(chart, "Which country has the highest exports?").question
+    Question(question_type='argmax', series='Exports', categories=())
+    >>> recognise(chart, "What was the exports of peru?").question
+    Question(question_type='value', series='Exports', categories=('Peru',))
+    >>> recognise(chart, "Why is Japan so big?").detail
+    'matches no template pattern'
+    """
+    exact = _template_readings(chart, text)
+    if exact:
+        return Recognition(tuple(sorted(exact, key=repr)))
+    found, why = _pattern_readings(chart, text, _applicable(chart))
+    if found:
+        return Recognition(tuple(sorted(found, key=repr)))
+    other = [t for t in QUESTION_TYPES if t not in _applicable(chart)]
+    elsewhere, _ = _pattern_readings(chart, text, other)
+    if elsewhere:
+        kinds = sorted({q.question_type for q in elsewhere})
+        return Recognition((), f"a {'/'.join(kinds)} question does not apply to a {chart.family.value} chart")
+    return Recognition((), why or "matches no template pattern")
+
+
+# --------------------------------------------------------------------------- given answers
+
+
+def _agrees(exact: float | str, given: str) -> bool | None:
+    """Whether a given answer agrees with the exact one; ``None`` when it is not even a number."""
+    if isinstance(exact, str):
+        return _fold(given) == _fold(exact)
+    parsed = parse_number(given)
+    if parsed is None:
+        return None
+    return abs(parsed[0] - exact) <= ANSWER_RTOL * abs(exact) if exact != 0 else abs(parsed[0]) <= 1e-9
+
+
+def check_question(chart: ChartData, given: GivenQuestion) -> tuple[Question | None, QuestionReport]:
+    """Recognise a user question and check its answer against the table (never repairs it)."""
+    base = {"table_id": given.table_id, "file": given.file, "line": given.line, "question": given.question,
+            "given": given.answer}
+    recognition = recognise(chart, given.question)
+    if recognition.question is None:
+        if len(recognition.readings) > 1:
+            readings = "; ".join(f"{q.question_type} {q.series} {list(q.categories)}" for q in recognition.readings)
+            return None, QuestionReport(**base, status=QuestionStatus.AMBIGUOUS, detail=f"readings: {readings}")
+        status = QuestionStatus.NOT_APPLICABLE if "does not apply" in recognition.detail else QuestionStatus.UNRECOGNISED
+        return None, QuestionReport(**base, status=status, detail=recognition.detail)
+    question = recognition.question
+    qtype = QUESTION_TYPES[question.question_type]
+    exact = answer(chart, question)
+    recomputed = format_answer(exact, qtype.answer_type)
+    if (why := ill_posed(chart, question)) is not None:
+        return None, QuestionReport(**base, status=QuestionStatus.NOT_APPLICABLE, detail=why, recomputed=recomputed)
+    agrees = _agrees(exact, given.answer)
+    if agrees is None:
+        return None, QuestionReport(**base, status=QuestionStatus.BAD_ANSWER,
+                                    detail=f"a {question.question_type} question needs a number", recomputed=recomputed)
+    if not agrees:
+        detail = f"the table gives {recomputed}" + (f" (tolerance {ANSWER_RTOL:.0%})" if qtype.answer_type == "number" else "")
+        return None, QuestionReport(**base, status=QuestionStatus.DISAGREES, detail=detail, recomputed=recomputed)
+    return question, QuestionReport(**base, status=QuestionStatus.KEPT, recomputed=recomputed)
+
+
+def ill_posed(chart: ChartData, question: Question) -> str | None:
+    """Why a question has no single answer on this data (a tie), or a degenerate one (0), else ``None``."""
+    values = dict(zip(chart.categories, chart.values(question.series)))
+    ranked = sorted(values.values())
+    if question.question_type == "argmax" and ranked[-1] == ranked[-2]:
+        return "two categories tie for the highest value"
+    if question.question_type == "argmin" and ranked[0] == ranked[1]:
+        return "two categories tie for the lowest value"
+    if question.question_type == "compare" and values[question.categories[0]] == values[question.categories[1]]:
+        return "the two categories have the same value"
+    if question.question_type == "share" and sum(values.values()) <= 0:
+        return "the series total is not positive"
+    if QUESTION_TYPES[question.question_type].answer_type == "number" and answer(chart, question) == 0:
+        return "the exact answer is 0, which no scale edit moves"
+    return None
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def _rng(seed: int, table_id: str, k: int) -> np.random.Generator:
+    """Per-(table, question) stream: independent of the other tables in the folder."""
+    key = int.from_bytes(hashlib.sha256(table_id.encode("utf-8")).digest()[:4], "big")
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(TABLE_STREAM, key, k))))
+
+
+def _new_problems(base: ChartData, edited: ChartData, kind: str) -> tuple[str, ...]:
+    """Control violations the edit adds: the base data's own problems are not held against it."""
+    own = set(violations(base, base, "zoom"))
+    return tuple(p for p in violations(base, edited, kind) if p not in own)
+
+
+def _propose(kind: str, data: ChartData, question: Question, rng: np.random.Generator, suite: str) -> Any:
+    proposal = OPERATORS[kind](data, question, rng)
+    if suite == "pilot" and kind == "scale":
+        for _ in range(64):
+            if proposal is None or proposal.params["factor"] == PILOT_FACTOR:
+                break
+            proposal = OPERATORS[kind](data, question, rng)
+        else:
+            return None
+    return proposal
+
+
+def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Generator,
+              suite: str = "main") -> tuple[Edit | None, str]:
+    """One law-checked edit of a table's data, or ``None`` and why not."""
+    why = "the operator does not apply"
+    for _ in range(EDIT_TRIES):
+        proposal = _propose(kind, data, question, rng, suite)
+        if proposal is None:
+            return None, why
+        if problems := _new_problems(data, proposal.data, kind):
+            why = problems[0]
+            continue
+        if (tie := ill_posed(proposal.data, question)) is not None:
+            return None, f"the edited data has no single answer: {tie}"
+        transform = transform_for(kind, data, question, proposal.params)
+        if kind != "zoom" and transform == IDENTITY:
+            return None, "φ is the identity for this question"
+        try:
+            target = verify_law(data, proposal.data, question, transform)
+        except ValueError:
+            why = "the answer is not exact to 6 decimals after the edit"
+            continue
+        return Edit(kind, proposal.params, transform, proposal.data, target), ""
+    return None, why
+
+
+class Legibility:
+    """Whether the renderer can draw a chart legibly in the base style, remembered per chart.
+
+    Synthetic data is drawn from ranges the renderer is built for; a real table
+    may not be (overlapping value labels on a crowded line chart), so table
+    charts are drawn once here and the illegible ones are reported, not built.
+    """
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._known: dict[ChartData, bool] = {}
+
+    def __call__(self, chart: ChartData) -> bool:
+        if not self.enabled:
+            return True
+        if chart not in self._known:
+            from rend_equiv_dataset.charts.render import IllegibleChartError, render
+            from rend_equiv_dataset.charts.styles import base_style
+
+            try:
+                render(chart, base_style())
+                self._known[chart] = True
+            except IllegibleChartError:
+                self._known[chart] = False
+        return self._known[chart]
+
+
+def build_edits(data: ChartData, question: Question, rng: np.random.Generator, suite: str,
+                skipped: Counter[str], legible: Legibility | None = None) -> tuple[Edit, ...] | None:
+    """The suite G of one instance (zoom included), or ``None`` when even the zoom control fails."""
+    applicable = QUESTION_TYPES[question.question_type].edits
+    edits = []
+    for kind in (k for k in EDIT_TYPES if k in _SUITES_INTERNAL[suite] and k in applicable):
+        edit, why = make_edit(kind, data, question, rng, suite)
+        if edit is not None and legible is not None and not legible(edit.data):
+            edit, why = None, "the edited chart is not legible"
+        if edit is None:
+            skipped[f"{kind}: {why}"] += 1
+            if kind == "zoom":
+                return None
+            continue
+        edits.append(edit)
+    return tuple(edits)
+
+
+# --------------------------------------------------------------------------- instances
+
+
+def _instance(table: SourceTable, chart: ChartData, question: Question, text: str, seed: int, k: int,
+              edits: tuple[Edit, ...], prefix: str = "t") -> Instance:
+    qtype = QUESTION_TYPES[question.question_type]
+    template_id = f"{prefix}-{table.table_id}-{k:02d}"
+    return Instance(
+        instance_id=f"s{seed}-{template_id}", data_seed=seed, index=k, template_id=template_id,
+        family=chart.family, question_type=question.question_type, question=text,
+        target=format_answer(answer(chart, question), qtype.answer_type), answer_type=qtype.answer_type,
+        labels=chart.categories, data=chart, edits=edits, question_params=question.params(),
+        source=table.source,
+    )
+
+
+def template_questions(chart: ChartData, rng: np.random.Generator) -> list[Question]:
+    """One well-posed question per question type the family asks in the synthetic set."""
+    questions = []
+    for name in dict.fromkeys(FAMILY_QUESTIONS[chart.family]):
+        if QUESTION_TYPES[name].n_categories > len(chart.categories) - (name == "share"):
+            continue
+        for _ in range(POSE_TRIES):
+            question = pose(name, chart, rng)
+            if ill_posed(chart, question) is None:
+                questions.append(question)
+                break
+    return questions
+
+
+def _check_suite(suite: str) -> None:
+    if suite not in SUITES:
+        raise InputError(f"expected one of {', '.join(SUITES)}, got {suite!r}", field="--table-suite")
+
+
+def _not_built(report: QuestionReport, why: str) -> QuestionReport:
+    return QuestionReport(report.table_id, report.file, report.line, report.question, report.given,
+                          QuestionStatus.NOT_BUILT, why, report.recomputed)
+
+
+def instances_from_tables(tables: TableSet, *, seed: int = 0, suite: str = "main",
+                          legible: Legibility | None = None) -> TableBuild:
+    """Every table's instances: its kept user questions, else template questions (module docstring).
+
+    ``legible`` (the renderer's check, on by default in the command) drops charts
+    and edits that cannot be drawn legibly; they are counted in ``skipped``.
+    """
+    _check_suite(suite)
+    legible = legible or Legibility(enabled=False)
+    by_table: dict[str, list[GivenQuestion]] = {}
+    for given in tables.questions:
+        by_table.setdefault(given.table_id, []).append(given)
+    instances: list[Instance] = []
+    reports: list[QuestionReport] = []
+    skipped: Counter[str] = Counter()
+    for table in tables.tables:
+        chart = with_question_words(table.chart)
+        posed: list[tuple[Question, str, int | None]] = []
+        for given in by_table.get(table.table_id, []):
+            question, report = check_question(chart, given)
+            reports.append(report)
+            if question is not None:
+                posed.append((question, given.question, len(reports) - 1))
+        if not posed:
+            posed = [(q, question_text(chart, q), None) for q in template_questions(chart, _rng(seed, table.table_id, 0))]
+        if not legible(chart):
+            skipped["table: the chart is not legible"] += 1
+            for _, _, r in posed:
+                if r is not None:
+                    reports[r] = _not_built(reports[r], "the renderer cannot draw this table legibly")
+            continue
+        for k, (question, text, r) in enumerate(posed):
+            edits = build_edits(chart, question, _rng(seed, table.table_id, k + 1), suite, skipped, legible)
+            if edits is None:
+                skipped["instance: no zoom control"] += 1
+                if r is not None:
+                    reports[r] = _not_built(reports[r], "no zoom control passes the difficulty controls")
+                continue
+            instances.append(_instance(table, chart, question, text, seed, k, edits))
+    return TableBuild(tuple(instances), {i.instance_id: i.source for i in instances}, tuple(reports), dict(skipped))
+
+
+def matched_from_tables(tables: TableSet, *, seed: int = 0, legible: Legibility | None = None) -> TableBuild:
+    """The matched swap-versus-cycle set from tables (paper §4.3): argmax/argmin questions on
+    tables of at least :data:`MATCHED_MIN_CATEGORIES` categories, each with swap, cycle and zoom."""
+    legible = legible or Legibility(enabled=False)
+    instances: list[Instance] = []
+    skipped: Counter[str] = Counter()
+    for table in tables.tables:
+        chart = with_question_words(table.chart)
+        if len(chart.categories) < MATCHED_MIN_CATEGORIES or chart.family not in QUESTION_TYPES["argmax"].families:
+            continue
+        if not legible(chart):
+            continue
+        rng = _rng(seed, table.table_id, 1_000)
+        questions = [q for q in template_questions(chart, rng) if q.question_type in MATCHED_QUESTION_TYPES]
+        for k, question in enumerate(questions):
+            edits = build_edits(chart, question, _rng(seed, table.table_id, 1_001 + k), "matched", skipped, legible)
+            if edits is not None and [e.edit_type for e in edits] == list(MATCHED_SUITE):
+                instances.append(_instance(table, chart, question, question_text(chart, question), seed, k, edits,
+                                           prefix="mc"))
+    return TableBuild(tuple(instances), {i.instance_id: i.source for i in instances}, (), dict(skipped))
+
+
+def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite: str, rerenders: int,
+                  command: str) -> tuple[dict[str, list[Instance]], Any, dict[str, Any]]:
+    """Instance sets, release settings and a report for ``rend-equiv build --from-tables``."""
+    from rend_equiv_dataset.loaders.tables import load_tables, parse_family
+    from rend_equiv_dataset.release import ReleaseSettings
+
+    _check_suite(suite)
+    chosen = None if family is None else parse_family(family, field="--family")
+    tables = load_tables(path, family=chosen)
+    legible = Legibility()
+    builds = [instances_from_tables(tables, seed=seed, suite=suite, legible=legible) for seed in seeds]
+    matched = [i for seed in seeds for i in matched_from_tables(tables, seed=seed, legible=legible).instances]
+    sets = {"instances": [i for b in builds for i in b.instances]}
+    if not sets["instances"]:
+        raise InputError("no table gave an instance (see the question reports)", field="--from-tables")
+    if matched:
+        sets["matched_cycle"] = matched
+    settings = ReleaseSettings(seeds=tuple(seeds), per_family=0, rerenders=rerenders, matched_cycle=len(matched),
+                               source=f"tables ({len(tables.tables)}), edit suite {suite}",
+                               extra={"command": command})
+    report = {**builds[0].summary(), "n_instances": len(sets["instances"]), "n_matched_cycle": len(matched),
+              "suite": suite, "seeds": list(seeds)}
+    return sets, settings, report
+
+
+TABLE_REPORT = "tables_report.json"
+
+
+def write_table_report(folder: Any, report: Mapping[str, Any]) -> str:
+    """Write the question/edit report beside a release's configs (atomically); return a one-line summary."""
+    import json
+    import os
+    import tempfile
+    from pathlib import Path
+
+    target = Path(folder) / TABLE_REPORT
+    handle, temporary = tempfile.mkstemp(prefix=f".{TABLE_REPORT}.", dir=target.parent)
+    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        json.dump(report, stream, indent=1, sort_keys=True, ensure_ascii=False)
+        stream.write("\n")
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, target)
+    questions = report["questions"]
+    dropped = {k: v for k, v in questions.items() if k != "kept" and v}
+    problems = ", ".join(f"{v} {k}" for k, v in dropped.items()) or "none dropped"
+    return f"user questions: {questions['kept']} kept, {problems}; details in {target}"
+
+
+# --------------------------------------------------------------------------- export
+
+
+def export_instances(instances: Sequence[Instance], out: Any, *, overwrite: bool = False) -> Any:
+    """Write instances as a table folder (one table per instance, ``questions.csv`` with targets).
+
+    The export direction of bring-your-own-data: building from the folder asks
+    the same questions of the same data and recomputes the same targets.
+    """
+    from rend_equiv_dataset.loaders.tables import write_table_dir
+
+    charts = [(i.instance_id, i.data) for i in instances]
+    questions = [(i.instance_id, i.question, i.target) for i in instances]
+    return write_table_dir(charts, questions, out, overwrite=overwrite)
+
+
+def export_release(folder: Any, out: Any, *, config: str = "instances", overwrite: bool = False) -> Any:
+    """Export the ``instances`` config of a release folder as a table folder (see :func:`export_instances`)."""
+    import datasets
+
+    from rend_equiv_dataset.loaders.tables import write_table_dir
+
+    rows = datasets.load_dataset(str(folder), config, split="train").select_columns(
+        ["instance_id", "data", "question", "target"])
+    charts = [(r["instance_id"], ChartData.from_json(r["data"])) for r in rows]
+    questions = [(r["instance_id"], r["question"], r["target"]) for r in rows]
+    return write_table_dir(charts, questions, out, overwrite=overwrite)
