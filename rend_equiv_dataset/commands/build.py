@@ -22,7 +22,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-family", default="50", help="instances per chart family and seed (default 50)")
     parser.add_argument("--rerenders", default="8", help="cosmetic re-renderings K per instance (default 8)")
     parser.add_argument("--matched-cycle", default="150",
-                        help="instances of the m=6 swap-versus-cycle set per seed, 0 for none (default 150)")
+                        help="instances of the m=6 swap-versus-cycle set per seed, 0 for none (default 150; "
+                             "with --from-tables: at most this many, from tables of 5 or more categories)")
     parser.add_argument("--workers", default=None, help="rendering processes (default: one per core)")
     parser.add_argument("--out", default="release", help="output folder (default release)")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
@@ -99,9 +100,10 @@ def run(args: argparse.Namespace) -> int:
 
         instance_sets, settings, table_report = table_release(
             args.from_tables, family=args.family, seeds=seeds, suite=args.table_suite, rerenders=rerenders,
-            command=f"rend-equiv build --from-tables {args.from_tables}"
+            matched_limit=matched, command=f"rend-equiv build --from-tables {args.from_tables}"
             + (f" --family {args.family}" if args.family else "")
-            + f" --table-suite {args.table_suite} --seeds {args.seeds} --rerenders {rerenders} --out DIR")
+            + f" --table-suite {args.table_suite} --seeds {args.seeds} --rerenders {rerenders}"
+            f" --matched-cycle {matched} --out DIR")
     elif args.family is not None:
         raise InputError("only applies with --from-tables", field="--family")
     else:

@@ -575,8 +575,11 @@ def matched_from_tables(tables: TableSet, *, seed: int = 0, legible: Legibility 
 
 
 def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite: str, rerenders: int,
-                  command: str) -> tuple[dict[str, list[Instance]], Any, dict[str, Any]]:
-    """Instance sets, release settings and a report for ``rend-equiv build --from-tables``."""
+                  matched_limit: int, command: str) -> tuple[dict[str, list[Instance]], Any, dict[str, Any]]:
+    """Instance sets, release settings and a report for ``rend-equiv build --from-tables``.
+
+    ``matched_limit`` caps the matched swap-versus-cycle set per seed (``--matched-cycle``; 0: none).
+    """
     from rend_equiv_dataset.loaders.tables import load_tables, parse_family
     from rend_equiv_dataset.release import ReleaseSettings
 
@@ -585,7 +588,8 @@ def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite:
     tables = load_tables(path, family=chosen)
     legible = Legibility()
     builds = [instances_from_tables(tables, seed=seed, suite=suite, legible=legible) for seed in seeds]
-    matched = [i for seed in seeds for i in matched_from_tables(tables, seed=seed, legible=legible).instances]
+    matched = [i for seed in seeds if matched_limit
+               for i in matched_from_tables(tables, seed=seed, legible=legible).instances[:matched_limit]]
     sets = {"instances": [i for b in builds for i in b.instances]}
     if not sets["instances"]:
         raise InputError("no table gave an instance (see the question reports)", field="--from-tables")
@@ -638,14 +642,30 @@ def export_instances(instances: Sequence[Instance], out: Any, *, overwrite: bool
     return write_table_dir(charts, questions, out, overwrite=overwrite)
 
 
+def release_rows(folder: Any, config: str, columns: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows of one config of a release folder, read straight from its parquet shards.
+
+    Read with pyarrow rather than ``datasets.load_dataset``, whose cache can
+    answer for another folder of the same name.
+    """
+    from pathlib import Path
+
+    import pyarrow.parquet as pq
+
+    shards = sorted((Path(folder) / "data" / config).glob("*.parquet"))
+    if not shards:
+        raise InputError(f"no {config!r} config (no data/{config}/*.parquet)", file=str(folder), field="config")
+    rows: list[dict[str, Any]] = []
+    for shard in shards:
+        rows += pq.read_table(shard, columns=list(columns)).to_pylist()
+    return rows
+
+
 def export_release(folder: Any, out: Any, *, config: str = "instances", overwrite: bool = False) -> Any:
     """Export the ``instances`` config of a release folder as a table folder (see :func:`export_instances`)."""
-    import datasets
-
     from rend_equiv_dataset.loaders.tables import write_table_dir
 
-    rows = datasets.load_dataset(str(folder), config, split="train").select_columns(
-        ["instance_id", "data", "question", "target"])
+    rows = release_rows(folder, config, ["instance_id", "data", "question", "target"])
     charts = [(r["instance_id"], ChartData.from_json(r["data"])) for r in rows]
     questions = [(r["instance_id"], r["question"], r["target"]) for r in rows]
     return write_table_dir(charts, questions, out, overwrite=overwrite)

@@ -76,8 +76,8 @@ def test_json_table_mixes_string_and_number_cells_and_keeps_its_labels():
 
 def test_folder_reads_every_table_in_id_order_with_questions():
     tables = load_tables(FIXTURES)
-    assert [t.table_id for t in tables.tables] == ["budget", "energy", "party", "revenue", "vendors"]
-    assert [t.source for t in tables.tables][0] == "budget.json"
+    assert [t.table_id for t in tables.tables] == ["brands", "budget", "energy", "party", "revenue", "vendors"]
+    assert [t.source for t in tables.tables][1] == "budget.json"
     assert [(q.table_id, q.line) for q in tables.questions] == [("revenue", 2), ("vendors", 3), ("party", 4)]
     assert tables.questions[0].answer == "1,788.25"
 
