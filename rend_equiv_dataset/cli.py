@@ -21,6 +21,7 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "digitize": "digitize",
     "run": "run",
     "tiny-model": "tiny_model",
 }

@@ -42,11 +42,13 @@ from __future__ import annotations
 import csv
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
+from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.loaders.tables import ParsedTable, Problem, TableProblem, parse_grid
 
 DIGITIZE_PROMPT = (
@@ -68,6 +70,7 @@ class FailureReason(str, Enum):
     """Why a model's output did not give a usable table (counted in the digitization report)."""
 
     MODEL_ERROR = "model_error"
+    IMAGE_ERROR = "image_error"
     EMPTY_OUTPUT = "empty_output"
     UNPARSEABLE = "unparseable"
     RAGGED_ROWS = "ragged_rows"
@@ -201,3 +204,169 @@ def summarize(outcomes: Iterable[Digitized]) -> DigitizeReport:
     counts = Counter(o.reason.value for o in outcomes if o.reason is not None)
     failures = {reason.value: counts.get(reason.value, 0) for reason in FailureReason}
     return DigitizeReport(len(outcomes), sum(o.ok for o in outcomes), failures)
+
+
+# --------------------------------------------------------------------------- running a model
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+REPORT_FOLDER = "_digitize"
+
+
+def list_images(folder: Path) -> list[Path]:
+    """Chart images in ``folder`` (not recursive, hidden files skipped), in name order."""
+    if not folder.is_dir():
+        raise InputError("is not a folder", file=folder, field="--images")
+    images = sorted(p for p in folder.iterdir()
+                    if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES and not p.name.startswith("."))
+    if not images:
+        raise InputError(f"holds no {', '.join(IMAGE_SUFFIXES)} images", file=folder, field="--images")
+    stems = Counter(p.stem for p in images)
+    if (twice := next((s for s, n in stems.items() if n > 1), None)) is not None:
+        raise InputError(f"two images share the name {twice!r}; a table is named after its image",
+                         file=folder, field="--images")
+    return images
+
+
+def table_grid(table: ParsedTable) -> list[list[str]]:
+    """The CSV rows of a parsed table (header first), in the import format of :mod:`.tables`."""
+    header = [table.x_label] + [f"{c.name} ({c.unit})" if c.unit else c.name for c in table.columns]
+    rows = [[label, *(repr(c.values[i]) for c in table.columns)] for i, label in enumerate(table.categories)]
+    return [header, *rows]
+
+
+@dataclass(frozen=True)
+class DigitizeRun:
+    """One ``rend-equiv digitize`` run: images in, a table folder and a failure report out."""
+
+    images: Path
+    model: str
+    out: Path
+    backend: str = "transformers"
+    revision: str | None = None
+    max_new_tokens: int = 512
+    batch_size: int = 4
+    retry_errors: bool = False
+    overwrite: bool = False
+
+    @property
+    def store_path(self) -> Path:
+        """Raw outputs so far, beside the target: a killed run resumes from them."""
+        return self.out.resolve().parent / f".{self.out.name}.digitize.jsonl"
+
+    def key_fields(self) -> dict[str, Any]:
+        from rend_equiv_dataset.harness.provenance import local_model_revision
+
+        folder = Path(self.model).expanduser()
+        revision = self.revision or (local_model_revision(folder) if folder.is_dir() else None)
+        return {"task": "digitize", "model": self.model, "revision": revision, "backend": self.backend,
+                "prompt": DIGITIZE_PROMPT, "max_new_tokens": self.max_new_tokens}
+
+
+def run_digitize(run: DigitizeRun, load_model: Callable[[], Any] | None = None) -> DigitizeReport:
+    """Ask the model for each image's table (resumably), parse strictly, write tables and report.
+
+    ``load_model`` returns an object with the harness's ``generate`` (tests pass
+    a stand-in); by default the harness backend named in ``run`` is loaded, and
+    only when some image still needs an answer.
+    """
+    from rend_equiv_dataset import hub
+    from rend_equiv_dataset.harness.provenance import run_key
+    from rend_equiv_dataset.harness.store import RunStore
+
+    images = list_images(run.images)
+    hub.check_output_dir(run.out, overwrite=run.overwrite)
+    fields = run.key_fields()
+    store = RunStore(run.store_path, meta=fields, key=run_key(fields), id_field="image")
+    store.open()
+    ids = [p.name for p in images]
+    pending = [p for p in images if p.name not in store.done_ids(retry_errors=run.retry_errors)]
+    if pending:
+        model = (load_model or (lambda: _load_backend(run)))()
+        _ask(model, pending, run, store)
+    merged = store.merge(ids)
+    records = {r["image"]: r for _, r in _read_records(run.store_path)}
+    errors = merged.errors
+    outcomes = {name: _outcome(records.get(name), errors.get(name)) for name in ids}
+    report = summarize(outcomes.values())
+    _write_tables(run, outcomes, records, errors, report)
+    return report
+
+
+def _load_backend(run: DigitizeRun) -> Any:
+    from rend_equiv_dataset.harness.backends import load_model
+    from rend_equiv_dataset.harness.sharding import process_context
+
+    return load_model(run.backend, run.model, revision=run.revision, device=process_context().device,
+                      batch_size=run.batch_size)
+
+
+def _ask(model: Any, pending: list[Path], run: DigitizeRun, store: Any) -> None:
+    from PIL import Image
+    from tqdm.auto import tqdm
+
+    from rend_equiv_dataset.harness.types import ErrorInfo, GenerationSettings, Request
+
+    settings = GenerationSettings(max_new_tokens=run.max_new_tokens)
+    writer = store.writer(0)
+    try:
+        with tqdm(total=len(pending), desc="digitize", unit="image") as bar:
+            for start in range(0, len(pending), run.batch_size):
+                batch, requests = pending[start:start + run.batch_size], []
+                for path in batch:
+                    try:
+                        with Image.open(path) as image:
+                            requests.append(Request(path.name, DIGITIZE_PROMPT, (image.convert("RGB"),), settings))
+                    except Exception as err:  # noqa: BLE001 - an unreadable image fails alone
+                        info = ErrorInfo.from_exception(err)
+                        writer.append({"image": path.name, "error": {"class": info.error_class,
+                                                                      "message": f"image: {info.message}"}})
+                for request, completion in zip(requests, model.generate(requests)):
+                    if completion.error is not None:
+                        error = {"class": completion.error.error_class, "message": completion.error.message}
+                        writer.append({"image": request.request_id, "error": error})
+                    else:
+                        writer.append({"image": request.request_id, "output": completion.text})
+                bar.update(len(batch))
+    finally:
+        writer.close()
+
+
+def _read_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
+    from rend_equiv_dataset.harness.store import read_jsonl_lines
+
+    return ((n, r) for n, r in read_jsonl_lines(path) if "meta" not in r)
+
+
+def _outcome(record: dict[str, Any] | None, error: dict[str, str] | None) -> Digitized:
+    if record is None:
+        message = (error or {}).get("message", "no answer")
+        reason = FailureReason.IMAGE_ERROR if message.startswith("image: ") else FailureReason.MODEL_ERROR
+        return _failure(reason, f"{(error or {}).get('class', 'Error')}: {message}")
+    return parse_model_table(record.get("output") or "")
+
+
+def _write_tables(run: DigitizeRun, outcomes: dict[str, Digitized], records: dict[str, Any],
+                  errors: dict[str, Any], report: DigitizeReport) -> None:
+    import json
+
+    from rend_equiv_dataset import hub
+    from rend_equiv_dataset.loaders.tables import write_csv
+
+    per_image = []
+    with hub.atomic_dir(run.out, overwrite=run.overwrite) as staging:
+        for name, outcome in outcomes.items():
+            stem = Path(name).stem
+            if outcome.table is not None:
+                write_csv(staging / f"{stem}.csv", table_grid(outcome.table))
+                if outcome.table.title:
+                    (staging / f"{stem}.title.txt").write_text(outcome.table.title + "\n", encoding="utf-8")
+            per_image.append({"image": name, "ok": outcome.ok,
+                              "reason": None if outcome.reason is None else outcome.reason.value,
+                              "detail": outcome.detail, "output": (records.get(name) or {}).get("output"),
+                              "error": errors.get(name)})
+        folder = staging / REPORT_FOLDER
+        folder.mkdir()
+        body = {**report.to_dict(), "provenance": run.key_fields(), "images": per_image}
+        (folder / "report.json").write_text(json.dumps(body, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    if not errors:  # with failed requests the answers stay, so --retry-errors asks only for those
+        run.store_path.unlink(missing_ok=True)

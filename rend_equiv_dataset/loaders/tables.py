@@ -707,14 +707,15 @@ def write_table_dir(
     with atomic_dir(out, overwrite=overwrite) as staging:
         for table_id, chart in charts:
             header, rows = chart_to_grid(chart)
-            _write_csv(staging / f"{table_id}.csv", [header, *rows])
+            write_csv(staging / f"{table_id}.csv", [header, *rows])
             meta = json.dumps(chart_meta(chart), sort_keys=True, ensure_ascii=False, indent=1)
             (staging / f"{table_id}.meta.json").write_text(meta + "\n", encoding="utf-8")
         if questions:
-            _write_csv(staging / "questions.csv", [list(_QUESTION_KEYS), *map(list, questions)])
+            write_csv(staging / "questions.csv", [list(_QUESTION_KEYS), *map(list, questions)])
     return Path(out)
 
 
-def _write_csv(path: Path, rows: Sequence[Sequence[str]]) -> None:
+def write_csv(path: Path, rows: Sequence[Sequence[str]]) -> None:
+    """Write rows as UTF-8 CSV with ``\n`` line ends (the format :func:`read_table` reads)."""
     with path.open("w", encoding="utf-8", newline="") as handle:
         csv.writer(handle, lineterminator="\n").writerows(rows)
