@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "build": "build",
     "digitize": "digitize",
     "run": "run",
+    "theory": "theory",
     "tiny-model": "tiny_model",
 }
 
