@@ -17,7 +17,8 @@ The chart records its topic words in ``ChartData.extra`` (``topic``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -54,6 +55,8 @@ _SMOOTH_REST: tuple[int, ...] = (50, 80, 100, 125, 200, 250, 400, 500, 800)
 """Allowed totals S − max after deleting the largest slice: 100/(S − max) has at most
 two decimals, so shares stay short after delete_max (paper §5, DESIGN §3.3)."""
 
+T = TypeVar("T")
+
 MAX_DRAWS = 200
 _DRAW_GAP = 0.06
 """Relative gap values are drawn with: above the 5% control, so rounding rarely breaks it."""
@@ -67,9 +70,11 @@ def _extra(topic_name: str, quantity: str, noun: str) -> tuple[tuple[str, str], 
     return (("category_noun", noun), ("quantity", quantity), ("topic", topic_name))
 
 
-def _pick(rng: np.random.Generator, pool: tuple, k: int | None = None):
-    if k is None:
-        return pool[int(rng.integers(len(pool)))]
+def _pick(rng: np.random.Generator, pool: Sequence[T]) -> T:
+    return pool[int(rng.integers(len(pool)))]
+
+
+def _pick_many(rng: np.random.Generator, pool: Sequence[T], k: int) -> tuple[T, ...]:
     return tuple(pool[int(i)] for i in rng.choice(len(pool), size=k, replace=False))
 
 
@@ -77,7 +82,7 @@ def _categories(topic: Topic, m: int, rng: np.random.Generator) -> tuple[str, ..
     if topic.ordered:
         start = int(rng.integers(len(topic.categories) - m + 1))
         return topic.categories[start:start + m]
-    return _pick(rng, topic.categories, m)
+    return _pick_many(rng, topic.categories, m)
 
 
 def _spread(low: float, high: float, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -141,7 +146,7 @@ def _series_chart(family: Family, topics: tuple[Topic, ...], n_series: tuple[int
 
 def _scatter(rng: np.random.Generator, m: int) -> ChartData:
     topic = _pick(rng, SCATTER_TOPICS)
-    categories = _pick(rng, topic.categories, m)
+    categories = _pick_many(rng, topic.categories, m)
     for _ in range(MAX_DRAWS):
         xs = tuple(float(round(x, 1)) for x in rng.uniform(topic.x_low, topic.x_high, size=m))
         if has_min_gap(xs, 0.02):
@@ -159,11 +164,11 @@ def _scatter(rng: np.random.Generator, m: int) -> ChartData:
 
 def _pie_slices(m: int, rng: np.random.Generator) -> tuple[int, ...] | None:
     """Integer slices with a nice total S and a largest slice M such that S − M is smooth."""
-    total = int(_pick(rng, PIE_TOTALS))
+    total = _pick(rng, PIE_TOTALS)
     maxima = [total - rest for rest in _SMOOTH_REST if 1.2 * total / m < total - rest <= 0.55 * total]
     if not maxima:
         return None
-    largest = int(_pick(rng, tuple(maxima)))
+    largest = _pick(rng, maxima)
     rest_total = total - largest
     weights = rng.uniform(0.35, 1.0, size=m - 1)
     rest = np.floor(weights / weights.sum() * rest_total).astype(int)
@@ -177,7 +182,7 @@ def _pie_slices(m: int, rng: np.random.Generator) -> tuple[int, ...] | None:
 
 def _pie(rng: np.random.Generator, m: int) -> ChartData:
     topic = _pick(rng, PIE_TOPICS)
-    categories = _pick(rng, topic.categories, m)
+    categories = _pick_many(rng, topic.categories, m)
     for _ in range(MAX_DRAWS):
         slices = _pie_slices(m, rng)
         if slices is not None:

@@ -33,9 +33,8 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset.charts.data import ChartData, Family
-from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform
-
-Answer = float | str
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.transforms import IDENTITY, Affine, Answer, LabelMap, Transform
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,29 @@ class Question:
 
     @classmethod
     def from_params(cls, question_type: str, params: Mapping[str, Any]) -> Question:
-        return cls(question_type, params["series"], tuple(params["categories"]))
+        """Rebuild a question from its stored type and params (e.g. a release row).
+
+        >>> Question.from_params("compare", {"series": "2024", "categories": ["Peru", "Chile"]})
+        Question(question_type='compare', series='2024', categories=('Peru', 'Chile'))
+        >>> Question.from_params("median", {"series": "2024", "categories": []})
+        Traceback (most recent call last):
+        ...
+        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share
+        """
+        if question_type not in QUESTION_TYPES:
+            raise InputError(f"unknown question type {question_type!r}; expected one of {', '.join(QUESTION_TYPES)}",
+                             field="question_type")
+        if not isinstance(params, Mapping):
+            raise InputError(f"must be an object, got {type(params).__name__}", field="question_params")
+        series, categories = params.get("series"), params.get("categories")
+        if not isinstance(series, str):
+            raise InputError(f"series must be a string, got {series!r}", field="question_params.series")
+        expected = QUESTION_TYPES[question_type].n_categories
+        if (not isinstance(categories, (list, tuple)) or len(categories) != expected
+                or not all(isinstance(c, str) for c in categories) or len(set(categories)) != len(categories)):
+            raise InputError(f"a {question_type} question names {expected} distinct categories (strings), "
+                             f"got {categories!r}", field="question_params.categories")
+        return cls(question_type, series, tuple(categories))
 
 
 # --- exact answers a*(D, q) -------------------------------------------------------------------

@@ -59,12 +59,13 @@ DPI = 100
 FONT_FAMILY = "DejaVu Sans"
 MIN_FONT_POINTS = 7.0
 # Layout fixes tried in order: (tick rotation in degrees, font scale, canvas scale).
+# Upright (90°) ticks rather than slanted ones: the overlap check compares axis-aligned boxes,
+# which slanted neighbours always fail.
 LAYOUT_LADDER: tuple[tuple[float, float, float], ...] = (
     (0.0, 1.0, 1.0),
-    (30.0, 1.0, 1.0),
-    (45.0, 0.9, 1.0),
+    (90.0, 1.0, 1.0),
     (90.0, 0.85, 1.0),
-    (45.0, 0.9, 1.3),
+    (90.0, 0.9, 1.3),
     (90.0, 0.8, 1.5),
     (90.0, 0.75, 2.0),
 )
@@ -256,7 +257,8 @@ def _set_value_axis(ax: Axes, data: ChartData, style: Style, axis: str, limits: 
 
 
 def _bar_label(ax: Axes, style: Style, horizontal: bool, position: float, value: float, text: str,
-               *, anchor: float | None = None, inside: bool = False, color: str = "black") -> None:
+               *, anchor: float | None = None, inside: bool = False, color: str = "black",
+               rotation: float = 0.0) -> None:
     """A value label at the end of a bar (or centred in a stacked segment when ``inside``)."""
     at = value if anchor is None else anchor
     if inside:
@@ -269,7 +271,7 @@ def _bar_label(ax: Axes, style: Style, horizontal: bool, position: float, value:
         ax.annotate(text, (at, position), xytext=(3 * sign, 0), textcoords="offset points",
                     ha="left" if sign > 0 else "right", va="center", fontsize=_font(style, 0.8))
     else:
-        ax.annotate(text, (position, at), xytext=(0, 3 * sign), textcoords="offset points",
+        ax.annotate(text, (position, at), xytext=(0, 3 * sign), textcoords="offset points", rotation=rotation,
                     ha="center", va="bottom" if sign > 0 else "top", fontsize=_font(style, 0.8))
 
 
@@ -295,55 +297,93 @@ def _legend(fig: Figure, ax: Axes, style: Style) -> None:
                    ncol=len(handles), fontsize=size, frameon=False)
 
 
+def _bar_label_rotation(fig: Figure, ax: Axes, data: ChartData, style: Style, width: float, decimals: int) -> float:
+    """Turn value labels upright (90°) when they are estimated to be wider than their bar."""
+    axes_px = ax.get_position().width * fig.get_figwidth() * DPI
+    bar_px = width * axes_px / len(data.categories)
+    longest = max(len(format_number(v, decimals, style.number_format)) for s in data.series for v in s.values)
+    label_px = 0.62 * _font(style, 0.8) * DPI / 72 * longest
+    return 90.0 if label_px > 0.8 * bar_px else 0.0
+
+
 def _draw_bars(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     """Bar, grouped bar and stacked bar: one value label per bar or segment."""
     horizontal = style.orientation == "horizontal"
     decimals = value_decimals(data)
     n_series = len(data.series)
     stacked = data.family is Family.STACKED_BAR
+    n = len(data.categories)
     width = style.bar_width if stacked or n_series == 1 else style.bar_width / n_series
+    totals = [sum(s.values[i] for s in data.series) for i in range(n)] if stacked else [
+        max(s.values[i] for s in data.series) for i in range(n)]
+    lows = [min(s.values[i] for s in data.series) for i in range(n)]
+    limits = _value_limits(data, totals, lows)
+    category_axis = "y" if horizontal else "x"
+    _style_axes(ax, data, style, category_axis)
+    _category_ticks(ax, data, style, category_axis)
+    _set_value_axis(ax, data, style, "x" if horizontal else "y", limits)
+    label_rotation = 0.0 if horizontal or stacked else _bar_label_rotation(fig, ax, data, style, width, decimals)
+    value_px = ax.get_position().height * fig.get_figheight() * DPI / (limits[1] - limits[0])
+    label_px = 0.62 * _font(style, 0.8) * DPI / 72
     bar = ax.barh if horizontal else ax.bar
-    bottoms = [0.0] * len(data.categories)
+    bottoms = [0.0] * n
     for j, series in enumerate(data.series):
         color = style.colors[j % len(style.colors)]
-        if stacked:
-            positions = [float(i) for i in range(len(data.categories))]
-        else:
-            positions = [i + (j - (n_series - 1) / 2) * width for i in range(len(data.categories))]
-        extra = {"left": bottoms} if horizontal else {"bottom": bottoms}
-        bar(positions, series.values, width if not horizontal else width, color=color,
-            label=series.name, **(extra if stacked else {}))
+        positions = [float(i) if stacked else i + (j - (n_series - 1) / 2) * width for i in range(n)]
+        extra = ({"left": bottoms} if horizontal else {"bottom": bottoms}) if stacked else {}
+        bar(positions, series.values, width, color=color, label=series.name, **extra)
         for position, value, below in zip(positions, series.values, bottoms):
             text = format_number(value, decimals, style.number_format)
             if stacked:
                 _bar_label(ax, style, horizontal, position, value, text, anchor=below + value / 2,
                            inside=True, color=_contrast(color))
+            elif label_rotation and value > 0 and (value - max(limits[0], 0.0)) * value_px > label_px * len(text) + 8 \
+                    and value >= limits[1] - (label_px * len(text) + 8) / value_px:
+                # an upright label that would rise past the axes top goes inside its bar's end
+                ax.annotate(text, (position, value), xytext=(0, -3), textcoords="offset points", rotation=90,
+                            ha="center", va="top", fontsize=_font(style, 0.8), color=_contrast(color))
             else:
-                _bar_label(ax, style, horizontal, position, value, text)
+                _bar_label(ax, style, horizontal, position, value, text, rotation=label_rotation)
         if stacked:
             bottoms = [b + v for b, v in zip(bottoms, series.values)]
-    totals = bottoms if stacked else [max(s.values[i] for s in data.series) for i in range(len(data.categories))]
-    lows = [min(s.values[i] for s in data.series) for i in range(len(data.categories))]
-    category_axis = "y" if horizontal else "x"
-    _style_axes(ax, data, style, category_axis)
-    _category_ticks(ax, data, style, category_axis)
-    _set_value_axis(ax, data, style, "x" if horizontal else "y", _value_limits(data, totals, lows))
+
+
+def _line_label_offsets(data: ChartData) -> list[list[tuple[float, float, str, str]]]:
+    """Where each point's value label goes: (dx, dy, ha, va) in points, per series and category.
+
+    One series: peaks above, dips below. Several: at each category the highest
+    series is labelled above, the lowest below and the others to the right, so
+    labels of nearby points never stack.
+    """
+    above, below, right = (0.0, 6.0, "center", "bottom"), (0.0, -6.0, "center", "top"), (7.0, 0.0, "left", "center")
+    n = len(data.categories)
+    if len(data.series) == 1:
+        values = data.series[0].values
+        offsets = []
+        for x, value in enumerate(values):
+            neighbours = values[max(0, x - 1):x] + values[x + 1:x + 2]
+            offsets.append(above if value >= sum(neighbours) / len(neighbours) else below)
+        return [offsets]
+    table = [[right] * n for _ in data.series]
+    for x in range(n):
+        order = sorted(range(len(data.series)), key=lambda j: (data.series[j].values[x], -j))
+        table[order[-1]][x] = above
+        table[order[0]][x] = below
+    return table
 
 
 def _draw_line(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     """Line chart: markers at every category, each labelled with its value."""
     decimals = value_decimals(data)
     positions = list(range(len(data.categories)))
+    offsets = _line_label_offsets(data)
     for j, series in enumerate(data.series):
         color = style.colors[j % len(style.colors)]
         ax.plot(positions, series.values, color=color, marker=style.marker, linewidth=style.line_width,
                 markersize=4 + style.line_width, label=series.name)
-        values = series.values
-        for x, value in zip(positions, values):
-            neighbours = values[max(0, x - 1):x] + values[x + 1:x + 2]
-            offset = 6 if value >= sum(neighbours) / len(neighbours) else -6  # peaks above, dips below
-            ax.annotate(format_number(value, decimals, style.number_format), (x, value), xytext=(0, offset),
-                        textcoords="offset points", ha="center", va="bottom" if offset > 0 else "top",
+        for x, value, (dx, dy, ha, va) in zip(positions, series.values, offsets[j]):
+            ax.annotate(format_number(value, decimals, style.number_format), (x, value), xytext=(dx, dy),
+                        textcoords="offset points", ha=ha, va=va,
                         fontsize=_font(style, 0.8), color=color, bbox=_label_box(style), zorder=4)
     values = [v for s in data.series for v in s.values]
     _style_axes(ax, data, style, "x")
@@ -356,6 +396,37 @@ def _draw_line(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     _set_value_axis(ax, data, style, "y", limits)
 
 
+# Candidate label positions around a scatter point: (dx, dy) in points, ha, va.
+_SCATTER_OFFSETS = (((0, 5), "center", "bottom"), ((0, -5), "center", "top"),
+                    ((6, 0), "left", "center"), ((-6, 0), "right", "center"))
+
+
+def _place_scatter_labels(fig: Figure, ax: Axes, points: list[tuple[float, float]], texts: list[str],
+                          style: Style) -> list[tuple[tuple[int, int], str, str]]:
+    """Greedy label placement: for each point the first offset whose estimated box hits no placed box."""
+    size_px = _font(style, 0.8) * DPI / 72
+    placed: list[tuple[float, float, float, float]] = []
+    choices = []
+    for (x, y), text in zip(points, texts):
+        px, py = ax.transData.transform((x, y))
+        width, height = 0.62 * size_px * len(text) + 4, 1.3 * size_px + 4
+        chosen = _SCATTER_OFFSETS[0]
+        for offset in _SCATTER_OFFSETS:
+            (dx, dy), ha, va = offset
+            cx = px + dx * DPI / 72 - {"left": 0, "center": width / 2, "right": width}[ha]
+            cy = py + dy * DPI / 72 - {"bottom": 0, "center": height / 2, "top": height}[va]
+            box = (cx, cy, cx + width, cy + height)
+            if all(box[2] <= b[0] or b[2] <= box[0] or box[3] <= b[1] or b[3] <= box[1] for b in placed):
+                chosen = offset
+                break
+        (dx, dy), ha, va = chosen
+        cx = px + dx * DPI / 72 - {"left": 0, "center": width / 2, "right": width}[ha]
+        cy = py + dy * DPI / 72 - {"bottom": 0, "center": height / 2, "top": height}[va]
+        placed.append((cx, cy, cx + width, cy + height))
+        choices.append(chosen)
+    return choices
+
+
 def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     """Scatter of labelled points: each point carries its label and its y value."""
     decimals = value_decimals(data)
@@ -363,10 +434,6 @@ def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     ys = list(data.values())
     color = style.colors[0]
     ax.scatter(xs, ys, color=color, marker=style.marker, s=16 + 12 * style.line_width, zorder=3)
-    for x, y, label in zip(xs, ys, data.categories):
-        ax.annotate(f"{label}: {format_number(y, decimals, style.number_format)}", (x, y), xytext=(0, 5),
-                    textcoords="offset points", ha="center", va="bottom", fontsize=_font(style, 0.8),
-                    bbox=_label_box(style), zorder=4)
     _style_axes(ax, data, style, None)
     x_span = (max(xs) - min(xs)) or 1.0
     ax.set_xlim(min(xs) - 0.12 * x_span, max(xs) + 0.12 * x_span)
@@ -377,6 +444,11 @@ def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
         span = (max(ys) - min(ys)) or abs(max(ys)) or 1.0
         limits = (min(ys) - 0.12 * span, max(ys) + 0.2 * span)
     _set_value_axis(ax, data, style, "y", limits)
+    texts = [f"{label}: {format_number(y, decimals, style.number_format)}" for label, y in zip(data.categories, ys)]
+    placements = _place_scatter_labels(fig, ax, list(zip(xs, ys)), texts, style)
+    for x, y, text, ((dx, dy), ha, va) in zip(xs, ys, texts, placements):
+        ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
+                    fontsize=_font(style, 0.8), bbox=_label_box(style), zorder=4)
 
 
 def _draw_pie(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
@@ -492,6 +564,17 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
     return Rendering(png, style, size), []
 
 
+def _expected_rotation(data: ChartData, style: Style) -> float:
+    """Rotate category ticks up front when their estimated width overflows their slot (saves a redraw)."""
+    if data.family in (Family.PIE, Family.SCATTER) or (
+        style.orientation == "horizontal" and data.family.value in ("bar", "grouped_bar", "stacked_bar")
+    ):
+        return 0.0
+    slot_px = style.figure_size[0] * style.canvas_scale * DPI * 0.7 / len(data.categories)
+    label_px = 0.62 * _font(style, 0.9) * DPI / 72 * max(len(c) for c in data.categories)
+    return 0.0 if label_px <= 0.9 * slot_px else 90.0
+
+
 def render(data: ChartData, style: Style) -> Rendering:
     """Render ``data`` in ``style``, fixing the layout until it is legible (DESIGN §3.2, §6).
 
@@ -499,9 +582,10 @@ def render(data: ChartData, style: Style) -> Rendering:
         IllegibleChartError: no layout in :data:`LAYOUT_LADDER` is legible.
     """
     problems: list[str] = []
+    first_rotation = max(style.tick_rotation, _expected_rotation(data, style))
     for rotation, font_scale, canvas_scale in LAYOUT_LADDER:
         attempt_style = style.with_layout(
-            tick_rotation=max(style.tick_rotation, rotation),
+            tick_rotation=max(first_rotation, rotation),
             font_scale=style.font_scale * font_scale,
             canvas_scale=style.canvas_scale * canvas_scale,
         )

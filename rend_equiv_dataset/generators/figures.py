@@ -17,7 +17,7 @@ its question type, so ``len(instance.edits)`` is in {1, 2, 3}.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ from rend_equiv_dataset.charts.answers import format_answer, parse_target
 from rend_equiv_dataset.charts.data import ChartData, Family
 from rend_equiv_dataset.charts.families import FAMILIES, sample_chart
 from rend_equiv_dataset.charts.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
-from rend_equiv_dataset.edits.controls import violations
+from rend_equiv_dataset.edits.controls import chart_has_min_gaps, violations
 from rend_equiv_dataset.edits.operators import OPERATORS
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import IDENTITY, Answer, Transform
@@ -61,6 +61,16 @@ class Edit:
     transform: Transform
     data: ChartData
     target: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form; ``transform`` as its DESIGN §7.2 object."""
+        return {
+            "edit_type": self.edit_type,
+            "params": dict(self.params),
+            "transform": self.transform.to_dict(),
+            "data": self.data.to_dict(),
+            "target": self.target,
+        }
 
 
 @dataclass(frozen=True)
@@ -110,6 +120,24 @@ class Instance:
                 return e
         raise KeyError(edit_type)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form (``json.dumps(..., sort_keys=True)`` gives canonical bytes)."""
+        return {
+            "instance_id": self.instance_id,
+            "data_seed": self.data_seed,
+            "index": self.index,
+            "template_id": self.template_id,
+            "family": self.family.value,
+            "question_type": self.question_type,
+            "question": self.question,
+            "target": self.target,
+            "answer_type": self.answer_type,
+            "labels": list(self.labels),
+            "data": self.data.to_dict(),
+            "edits": [e.to_dict() for e in self.edits],
+            "question_params": dict(self.question_params),
+        }
+
 
 # --- generation ---------------------------------------------------------------------------------
 
@@ -146,6 +174,10 @@ class EquivarianceError(RuntimeError):
     """An edit breaks a*(g(D), q) = φ_g(a*(D, q)): a bug in an operator or a φ rule."""
 
 
+class StringLawError(ValueError):
+    """The law holds on numbers but not on canonical strings: the data is not short enough."""
+
+
 def _rng(seed: int, *spawn_key: int) -> np.random.Generator:
     """Per-instance stream (DESIGN §6): identical alone, in order, reversed or in parallel."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
@@ -167,7 +199,7 @@ def verify_law(base: ChartData, edited: ChartData, question: Question, transform
     """Check paper Eq. 1 for one edit by recomputing the answer; return the edited target.
 
     Raises :class:`EquivarianceError` when a*(g(D), q) ≠ φ_g(a*(D, q)), and
-    ``ValueError`` when the law holds numerically but not on canonical strings
+    :class:`StringLawError` when the law holds numerically but not on canonical strings
     (``format_answer(φ_g(parse(base target)))`` differs from the edited target),
     which means the data is not short enough for the release contract.
 
@@ -193,7 +225,7 @@ def verify_law(base: ChartData, edited: ChartData, question: Question, transform
     base_target = format_answer(base_answer, answer_type)
     via_string = format_answer(transform.apply(parse_target(base_target, answer_type)), answer_type)
     if via_string != target:
-        raise ValueError(f"string law fails: {via_string!r} from the base target, {target!r} from the data")
+        raise StringLawError(f"string law fails: {via_string!r} from the base target, {target!r} from the data")
     return target
 
 
@@ -210,7 +242,7 @@ def _make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Ge
             raise EquivarianceError(f"{kind} has φ = identity for {question.question_type}; not an equivariance edit")
         try:
             target = verify_law(data, proposal.data, question, transform)
-        except ValueError:
+        except StringLawError:
             continue
         return Edit(kind, proposal.params, transform, proposal.data, target)
     return None
@@ -227,6 +259,8 @@ def _build(rng: np.random.Generator, family: Family, question_type: str, kinds: 
     suite = _suite(question_type, kinds)
     for _ in range(MAX_ATTEMPTS):
         data = sample_chart(family, rng, categories)
+        if not chart_has_min_gaps(data):
+            continue
         question = pose(question_type, data, rng)
         edits = []
         for kind in suite:
@@ -319,7 +353,16 @@ def suite_statistics(instances: Sequence[Instance]) -> dict[str, Any]:
         "question_types": _sorted_counts(inst.question_type for inst in instances),
         "answer_types": _sorted_counts(inst.answer_type for inst in instances),
         "categories": _sorted_counts(len(inst.labels) for inst in instances),
+        "mean_g_by_family": _mean_by(instances, lambda inst: inst.family.value),
+        "mean_g_by_question_type": _mean_by(instances, lambda inst: inst.question_type),
     }
+
+
+def _mean_by(instances: Sequence[Instance], key: Callable[[Instance], str]) -> dict[str, float]:
+    sizes: dict[str, list[int]] = {}
+    for inst in instances:
+        sizes.setdefault(key(inst), []).append(len(inst.edits))
+    return {k: sum(v) / len(v) for k, v in sorted(sizes.items())}
 
 
 def _sorted_counts(items: Iterable[Any]) -> dict[Any, int]:
