@@ -69,6 +69,7 @@ from rend_equiv_dataset.generators.figures import (
     MATCHED_SUITE,
     Edit,
     Instance,
+    StringLawError,
     verify_law,
 )
 from rend_equiv_dataset.loaders.tables import GivenQuestion, SourceTable, TableSet, parse_number
@@ -418,7 +419,7 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
             return None, "φ is the identity for this question"
         try:
             target = verify_law(data, proposal.data, question, transform)
-        except ValueError:
+        except StringLawError:
             why = "the answer is not exact to 6 decimals after the edit"
             continue
         return Edit(kind, proposal.params, transform, proposal.data, target), ""
