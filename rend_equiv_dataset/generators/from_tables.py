@@ -72,7 +72,8 @@ from rend_equiv_dataset.generators.figures import (
     StringLawError,
     verify_law,
 )
-from rend_equiv_dataset.loaders.tables import GivenQuestion, SourceTable, TableSet, parse_number
+from rend_equiv_dataset.loaders.table_grid import parse_number
+from rend_equiv_dataset.loaders.tables import GivenQuestion, SourceTable, TableSet
 from rend_equiv_dataset.transforms import IDENTITY
 
 ANSWER_RTOL = 0.05
@@ -581,7 +582,8 @@ def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite:
 
     ``matched_limit`` caps the matched swap-versus-cycle set per seed (``--matched-cycle``; 0: none).
     """
-    from rend_equiv_dataset.loaders.tables import load_tables, parse_family
+    from rend_equiv_dataset.loaders.table_grid import parse_family
+    from rend_equiv_dataset.loaders.tables import load_tables
     from rend_equiv_dataset.release import ReleaseSettings
 
     _check_suite(suite)
@@ -636,7 +638,7 @@ def export_instances(instances: Sequence[Instance], out: Any, *, overwrite: bool
     The export direction of bring-your-own-data: building from the folder asks
     the same questions of the same data and recomputes the same targets.
     """
-    from rend_equiv_dataset.loaders.tables import write_table_dir
+    from rend_equiv_dataset.loaders.table_export import write_table_dir
 
     charts = [(i.instance_id, i.data) for i in instances]
     questions = [(i.instance_id, i.question, i.target) for i in instances]
@@ -664,7 +666,7 @@ def release_rows(folder: Any, config: str, columns: Sequence[str]) -> list[dict[
 
 def export_release(folder: Any, out: Any, *, config: str = "instances", overwrite: bool = False) -> Any:
     """Export the ``instances`` config of a release folder as a table folder (see :func:`export_instances`)."""
-    from rend_equiv_dataset.loaders.tables import write_table_dir
+    from rend_equiv_dataset.loaders.table_export import write_table_dir
 
     rows = release_rows(folder, config, ["instance_id", "data", "question", "target"])
     charts = [(r["instance_id"], ChartData.from_json(r["data"])) for r in rows]

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.loaders.tables import ParsedTable, Problem, TableProblem, parse_grid
+from rend_equiv_dataset.loaders.table_grid import ParsedTable, Problem, TableProblem, parse_grid
 
 DIGITIZE_PROMPT = (
     "Transcribe the data of this chart as a table. Answer with the table only, in this format:\n"
@@ -350,7 +350,7 @@ def _write_tables(run: DigitizeRun, outcomes: dict[str, Digitized], records: dic
     import json
 
     from rend_equiv_dataset import hub
-    from rend_equiv_dataset.loaders.tables import write_csv
+    from rend_equiv_dataset.loaders.table_export import write_csv
 
     per_image = []
     with hub.atomic_dir(run.out, overwrite=run.overwrite) as staging:

@@ -8,14 +8,9 @@ from hypothesis import strategies as st
 
 from rend_equiv_dataset.charts.data import ChartData, Family, Series
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.loaders.tables import (
-    chart_to_grid,
-    load_tables,
-    parse_number,
-    read_table,
-    split_header,
-    write_table_dir,
-)
+from rend_equiv_dataset.loaders.table_export import chart_to_grid, write_table_dir
+from rend_equiv_dataset.loaders.table_grid import parse_number, split_header
+from rend_equiv_dataset.loaders.tables import load_tables, read_table
 
 FIXTURES = Path(__file__).parents[1] / "data" / "tables" / "chartqa"
 
