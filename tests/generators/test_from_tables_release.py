@@ -94,7 +94,8 @@ def test_fixture_tables_give_all_configs_with_a_source_column(tmp_path, capsys):
     _check_renderings_law(out)
     report = json.loads((out / TABLE_REPORT).read_text())
     assert [(r["table_id"], r["status"], r["line"]) for r in report["question_reports"]] == [("vendors", "disagrees", 3)]
-    assert "--matched-cycle 1" in (out / "README.md").read_text()
+    card = (out / "README.md").read_text()
+    assert "--matched-cycle 1" in card and "keeps their license" in card
 
 
 BAD_TABLES = [
