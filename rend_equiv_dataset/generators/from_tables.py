@@ -209,6 +209,11 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().lower()).rstrip("?. ").strip()
 
 
+def _label_keys(labels: Iterable[str]) -> dict[str, str]:
+    """Labels by their folded form (lower case, spaces collapsed), as they appear in a folded question."""
+    return {" ".join(label.lower().split()): label for label in labels}
+
+
 # --------------------------------------------------------------------------- recognition
 
 
@@ -228,18 +233,37 @@ def _applicable(chart: ChartData) -> list[str]:
     return [name for name, qtype in QUESTION_TYPES.items() if chart.family in qtype.families]
 
 
+_SLOT = ("\ue000", "\ue001")
+"""Private-use characters standing for the named categories while a template becomes a pattern."""
+
+
 def _template_readings(chart: ChartData, text: str) -> set[Question]:
+    """Tier 1: the question is, up to case and spaces, the text a template produces for this chart.
+
+    Each (type, series) template is turned into a pattern whose category slot
+    matches only the chart's labels, so the cost grows with m rather than with
+    the m² pairs of categories (``benchmarks/tables_recognition.py`` compares
+    the two).
+    """
     folded = _fold(text)
+    labels = _label_keys(chart.categories)
+    slot = f"(?P<x>{_alternation(labels)})"
     found = set()
     for name in _applicable(chart):
         n = QUESTION_TYPES[name].n_categories
-        tuples = [()] if n == 0 else [(c,) for c in chart.categories] if n == 1 else [
-            (a, b) for a in chart.categories for b in chart.categories if a != b]
         for series in chart.series_names:
-            for categories in tuples:
-                question = Question(name, series, categories)
-                if _fold(question_text(chart, question)) == folded:
-                    found.add(question)
+            shape = re.escape(_fold(question_text(chart, Question(name, series, _SLOT[:n]))))
+            # With two slots a label holding the words between them could split two ways:
+            # fix the first slot to each label in turn; the second is then determined.
+            firsts = [()] if n < 2 else [(a,) for a in labels]
+            for first in firsts:
+                pattern = shape.replace(_SLOT[0], re.escape(first[0]) if first else slot).replace(_SLOT[1], slot)
+                match = re.fullmatch(pattern, folded)
+                if match is None:
+                    continue
+                categories = tuple(labels[c] for c in (*first, *([match["x"]] if n else [])))
+                if len(set(categories)) == n:
+                    found.add(Question(name, series, categories))
     return found
 
 
@@ -250,8 +274,8 @@ def _alternation(labels: Iterable[str]) -> str:
 
 def _pattern_readings(chart: ChartData, text: str, types: Iterable[str]) -> tuple[set[Question], str]:
     folded = _fold(text)
-    labels = {c.lower(): c for c in chart.categories}
-    names = {s.lower(): s for s in chart.series_names}
+    labels = _label_keys(chart.categories)
+    names = _label_keys(chart.series_names)
     slots = {"a": f"(?P<a>{_alternation(labels)})", "b": f"(?P<b>{_alternation(labels)})",
              "ser": f"(?P<ser>{_alternation(names)})"}
     found, why = set(), ""
@@ -378,10 +402,25 @@ def ill_posed(chart: ChartData, question: Question) -> str | None:
 # --------------------------------------------------------------------------- edits
 
 
+def _table_key(table_id: str) -> int:
+    """A stable 32-bit number for a table id (not its position, so tables never disturb each other)."""
+    return int.from_bytes(hashlib.sha256(table_id.encode("utf-8")).digest()[:4], "big")
+
+
 def _rng(seed: int, table_id: str, k: int) -> np.random.Generator:
     """Per-(table, question) stream: independent of the other tables in the folder."""
-    key = int.from_bytes(hashlib.sha256(table_id.encode("utf-8")).digest()[:4], "big")
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(TABLE_STREAM, key, k))))
+    spawn_key = (TABLE_STREAM, _table_key(table_id), k)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
+
+
+def instance_index(table_id: str, k: int, matched: bool = False) -> int:
+    """The ``index`` of a table instance: table key and question slot, so re-rendering styles
+    (drawn from the seed and the index) differ between tables and never depend on the others.
+
+    >>> instance_index("revenue", 0) == instance_index("revenue", 0) != instance_index("revenue", 1)
+    True
+    """
+    return (_table_key(table_id) << 12) + (1 << 11 if matched else 0) + k
 
 
 def _new_problems(base: ChartData, edited: ChartData, kind: str) -> tuple[str, ...]:
@@ -480,7 +519,8 @@ def _instance(table: SourceTable, chart: ChartData, question: Question, text: st
     qtype = QUESTION_TYPES[question.question_type]
     template_id = f"{prefix}-{table.table_id}-{k:02d}"
     return Instance(
-        instance_id=f"s{seed}-{template_id}", data_seed=seed, index=k, template_id=template_id,
+        instance_id=f"s{seed}-{template_id}", data_seed=seed, index=instance_index(table.table_id, k, prefix == "mc"),
+        template_id=template_id,
         family=chart.family, question_type=question.question_type, question=text,
         target=format_answer(answer(chart, question), qtype.answer_type), answer_type=qtype.answer_type,
         labels=chart.categories, data=chart, edits=edits, question_params=question.params(),

@@ -107,6 +107,47 @@ def test_exact_template_text_is_recognised_for_every_type_and_family():
             assert recognise(chart, question_text(chart, question)).question == question
 
 
+def _enumerated_readings(chart, text):
+    """The naive tier 1: format every (type, series, categories) and compare."""
+    from rend_equiv_dataset.charts.questions import question_text
+
+    fold = lambda t: " ".join(t.lower().split()).rstrip("?. ")  # noqa: E731
+    found = set()
+    for name, qtype in QUESTION_TYPES.items():
+        if chart.family not in qtype.families:
+            continue
+        n = qtype.n_categories
+        pairs = [()] if n == 0 else [(c,) for c in chart.categories] if n == 1 else [
+            (a, b) for a in chart.categories for b in chart.categories if a != b]
+        for series in chart.series_names:
+            for categories in pairs:
+                question = Question(name, series, categories)
+                if fold(question_text(chart, question)) == fold(text):
+                    found.add(question)
+    return found
+
+
+_labels = st.lists(st.sampled_from(["Peru", "peru x", "Chile", "or", "Japan or Peru", "2020", "The", "a"]),
+                   min_size=3, max_size=6, unique_by=str.lower)
+
+
+@settings(max_examples=60)
+@given(labels=_labels, data=st.data())
+def test_template_patterns_agree_with_enumerating_every_question(labels, data):
+    from rend_equiv_dataset.charts.questions import question_text
+
+    family = data.draw(st.sampled_from([Family.BAR, Family.GROUPED_BAR, Family.PIE]))
+    n_series = 2 if family is Family.GROUPED_BAR else 1
+    chart = _chart(family=family, categories=tuple(labels), series=tuple(
+        Series(f"S{j}", tuple(float(i + 1 + j) for i in range(len(labels)))) for j in range(n_series)))
+    name = data.draw(st.sampled_from([t for t, q in QUESTION_TYPES.items() if family in q.families]))
+    categories = tuple(data.draw(st.permutations(labels))[:QUESTION_TYPES[name].n_categories])
+    text = question_text(chart, Question(name, chart.series_names[-1], categories))
+    expected = _enumerated_readings(chart, text)
+    assert Question(name, chart.series_names[-1], categories) in expected
+    assert set(recognise(chart, text).readings) == expected
+
+
 def test_question_types_that_do_not_apply_to_the_family_are_reported():
     pie = _chart(family=Family.PIE, series=(Series("Share", (40.0, 30.0, 20.0, 10.0)),), unit="%")
     recognition = recognise(pie, "What is the share of Japan?")
@@ -233,6 +274,14 @@ def test_same_seed_same_instances_and_tables_do_not_disturb_each_other():
     assert list(instances_from_tables(alone, seed=3).instances) == energy
     other_seed = instances_from_tables(tables, seed=4)
     assert {i.instance_id for i in other_seed.instances}.isdisjoint({i.instance_id for i in first.instances})
+
+
+def test_instance_indices_differ_between_tables_and_slots():
+    build = instances_from_tables(load_tables(FIXTURES))
+    indices = [i.index for i in build.instances]
+    assert len(set(indices)) == len(indices)
+    matched = matched_from_tables(load_tables(FIXTURES))
+    assert {i.index for i in matched.instances}.isdisjoint(indices)
 
 
 _values = st.lists(st.integers(1, 10_000).map(lambda v: v / 4), min_size=3, max_size=7, unique=True)
