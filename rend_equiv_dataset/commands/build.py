@@ -31,7 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--from-tables", default=None, metavar="PATH",
                         help="build from your own chart tables (a CSV/JSON file or a folder) instead of seeds")
-    parser.add_argument("--family", default=None, help="with --from-tables: draw every table as this chart family")
+    parser.add_argument("--family", default=None,
+                        help="with --from-tables: draw every table as this chart family (bar, grouped_bar, "
+                             "stacked_bar, line, scatter, pie; default: inferred per table)")
     parser.add_argument("--table-suite", default="main", choices=["main", "full", "pilot"],
                         help="with --from-tables: edits to apply (main: as the synthetic set; full: also the "
                              "m-cycle; pilot: the paper's x2 scale plus zoom)")

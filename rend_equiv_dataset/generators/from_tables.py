@@ -641,8 +641,11 @@ def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite:
     settings = ReleaseSettings(seeds=tuple(seeds), per_family=0, rerenders=rerenders, matched_cycle=len(matched),
                                source=f"tables ({len(tables.tables)}), edit suite {suite}",
                                extra={"command": command})
+    skipped: Counter[str] = Counter()
+    for build in builds:
+        skipped.update(build.skipped)
     report = {**builds[0].summary(), "n_instances": len(sets["instances"]), "n_matched_cycle": len(matched),
-              "suite": suite, "seeds": list(seeds)}
+              "skipped": dict(sorted(skipped.items())), "suite": suite, "seeds": list(seeds)}
     return sets, settings, report
 
 
