@@ -117,14 +117,18 @@ _values = st.lists(st.integers(1, 10_000).map(lambda v: v / 4), min_size=3, max_
 
 @st.composite
 def table_charts(draw):
-    family = draw(st.sampled_from([Family.BAR, Family.GROUPED_BAR, Family.LINE, Family.PIE, Family.STACKED_BAR]))
+    family = draw(st.sampled_from(list(Family)))
     first = draw(_values)
     n = len(first)
-    n_series = 1 if family in (Family.BAR, Family.PIE) else draw(st.integers(2, 3))
-    series = [first] + [draw(st.lists(st.integers(1, 10_000).map(lambda v: v / 4), min_size=n, max_size=n))
-                        for _ in range(n_series - 1)]
+    n_series = 1 if family in (Family.BAR, Family.PIE, Family.SCATTER) else draw(st.integers(2, 3))
+    column = st.lists(st.integers(-400, 10_000).map(lambda v: v / 4), min_size=n, max_size=n)
+    series = [first] + [draw(column) for _ in range(n_series - 1)]
+    if family is Family.STACKED_BAR:
+        series = [[abs(v) for v in values] for values in series]
+    x_values = tuple(draw(column)) if family is Family.SCATTER else None
     return ChartData(family=family, title="t", categories=tuple(f"C{i}" for i in range(n)),
-                     series=tuple(Series(f"S{j}", tuple(v)) for j, v in enumerate(series)), x_label="Item")
+                     series=tuple(Series(f"S{j}", tuple(v)) for j, v in enumerate(series)), x_label="Item",
+                     x_values=x_values)
 
 
 @settings(max_examples=40)
