@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset.charts.answers import format_answer
-from rend_equiv_dataset.charts.data import ChartData
+from rend_equiv_dataset.charts.data import ChartData, Family
 from rend_equiv_dataset.charts.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
 from rend_equiv_dataset.edits.controls import violations
 from rend_equiv_dataset.edits.operators import OPERATORS
@@ -136,6 +136,27 @@ def _new_problems(base: ChartData, edited: ChartData, kind: str) -> tuple[str, .
     return tuple(p for p in violations(base, edited, kind) if p not in own)
 
 
+def hides_values(chart: ChartData) -> bool:
+    """Whether the chart's value-axis range leaves some value (or stack total) outside it.
+
+    Synthetic data is positive, so the zoom operator always starts bars at 0;
+    a real table with negative values would lose bars under that range, so
+    such a zoom is refused here rather than drawn clipped.
+
+    >>> from rend_equiv_dataset.charts.data import Family, Series
+    >>> chart = ChartData(Family.BAR, "t", ("A", "B"), (Series("s", (-3.0, 5.0)),))
+    >>> hides_values(chart.replace(value_range=(0.0, 9.0))), hides_values(chart.replace(value_range=(-4.0, 9.0)))
+    (True, False)
+    """
+    if chart.value_range is None or chart.family is Family.PIE:
+        return False
+    low, high = chart.value_range
+    values = [v for s in chart.series for v in s.values]
+    if chart.family is Family.STACKED_BAR:
+        values += [sum(column) for column in zip(*(s.values for s in chart.series))]
+    return min(values) < low or max(values) > high
+
+
 def _propose(kind: str, data: ChartData, question: Question, rng: np.random.Generator, suite: str) -> Any:
     proposal = OPERATORS[kind](data, question, rng)
     if suite == "pilot" and kind == "scale":
@@ -159,6 +180,8 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
         if problems := _new_problems(data, proposal.data, kind):
             why = problems[0]
             continue
+        if hides_values(proposal.data):
+            return None, "the axis range would hide values (negative data)"
         if (tie := ill_posed(proposal.data, question)) is not None:
             return None, f"the edited data has no single answer: {tie}"
         transform = transform_for(kind, data, question, proposal.params)

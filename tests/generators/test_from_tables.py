@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,10 +15,12 @@ from rend_equiv_dataset.generators.figures import generate_instances
 from rend_equiv_dataset.generators.from_tables import (
     PILOT_FACTOR,
     export_instances,
+    hides_values,
     instances_from_tables,
     matched_from_tables,
+    template_questions,
 )
-from rend_equiv_dataset.generators.table_questions import QuestionStatus
+from rend_equiv_dataset.generators.table_questions import QuestionStatus, with_question_words
 from rend_equiv_dataset.loaders.tables import SourceTable, TableSet, load_tables
 
 FIXTURES = Path(__file__).parents[1] / "data" / "tables" / "chartqa"
@@ -34,6 +37,7 @@ def assert_law(instance):
         assert recomputed == edit.target
         via_transform = edit.transform.apply(parse_target(instance.target, instance.answer_type))
         assert format_answer(via_transform, instance.answer_type) == edit.target
+        assert not hides_values(edit.data), edit.edit_type
 
 
 # ---------------------------------------------------------------- instances
@@ -102,6 +106,16 @@ def test_same_seed_same_instances_and_tables_do_not_disturb_each_other():
     assert list(instances_from_tables(alone, seed=3).instances) == energy
     other_seed = instances_from_tables(tables, seed=4)
     assert {i.instance_id for i in other_seed.instances}.isdisjoint({i.instance_id for i in first.instances})
+
+
+def test_tables_with_negative_values_are_skipped_not_clipped():
+    chart = ChartData(family=Family.BAR, title="Growth", categories=("2019", "2020", "2021"),
+                      series=(Series("Growth", (2.5, -3.1, 5.9)),), unit="%")
+    build = instances_from_tables(_set(chart))
+    assert build.instances == ()
+    assert build.skipped["zoom: the axis range would hide values (negative data)"] >= 1
+    posed = template_questions(with_question_words(chart), np.random.default_rng(0))
+    assert build.skipped["instance: no zoom control"] == len(posed) > 0
 
 
 def test_instance_indices_differ_between_tables_and_slots():
