@@ -29,8 +29,7 @@ COMMANDS: dict[str, str] = {
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
-    "run": "run",
-    "tiny-model": "tiny_model",
+    "score": "panel_score",
 }
 
 

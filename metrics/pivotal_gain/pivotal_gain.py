@@ -1,0 +1,108 @@
+"""Pivotal-stratified gain: what a verification signal adds to a k-judge panel, where it can add it.
+
+Thin over rend_equiv_dataset.scoring.panel; the rules live there.
+"""
+
+import datasets
+import evaluate
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.scoring.panel.data import PanelData
+from rend_equiv_dataset.scoring.panel.gains import stratified_gain
+from rend_equiv_dataset.scoring.panel.replacement import Rule
+from rend_equiv_dataset.scoring.panel.replacement import RuleKind
+
+_CITATION = """
+@article{pivotal_vote_2026,
+  title={Blind to the Pivotal Vote: Aggregate Independence Metrics Miss Where Verification Actually Helps},
+  year={2026},
+  journal={arXiv preprint arXiv:2608.06940}
+}
+"""
+
+_DESCRIPTION = """
+A panel of k judges votes 0/1 on each query; the decision is the majority (an even-k tie is "incorrect").
+A verification signal replaces one judge's ballot under a replacement rule (uniform-random: the exact
+expectation over the k choices; majority-side; or a fixed judge). Only pivotal queries can change
+(odd k: margin |2s - k| = 1; even k: s in {k/2, k/2 + 1}), so the gain is reported separately on pivotal and
+non-pivotal queries; the non-pivotal gain is exactly zero. call_rate is the share of queries on which
+margin-gated verification (Algorithm 1) calls the signal.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args:
+    votes (`list` of `list` of `float`): the k judges' verdicts per query, 0 or 1 (1 = "correct").
+    references (`list` of `float`): the label per query, 0 or 1.
+    signal (`list` of `float`): the verification signal's verdict per query, 0 or 1.
+    rule (`str`): "uniform" (default), "majority_side" or "fixed".
+    judge_index (`int`): the replaced judge for rule="fixed".
+Returns:
+    pivotal_gain (`float`): mean accuracy gain over the panel on pivotal queries (a fraction).
+    nonpivotal_gain (`float`): the same on the other queries; exactly 0.0.
+    n_pivotal (`int`), n_nonpivotal (`int`): query counts per region.
+    panel_accuracy (`float`), rule_accuracy (`float`): accuracy before and after replacement.
+    call_rate (`float`): share of queries on which the gated rule calls the signal.
+Examples:
+    >>> import evaluate
+    >>> metric = evaluate.load("metrics/pivotal_gain")
+    >>> votes = [[1, 1, 1, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0]]
+    >>> results = metric.compute(votes=votes, references=[1, 0, 1], signal=[1, 0, 1])
+    >>> round(results["pivotal_gain"], 4), results["nonpivotal_gain"], results["n_pivotal"]
+    (0.2857, 0.0, 2)
+    >>> results = metric.compute(votes=votes, references=[1, 0, 1], signal=[1, 0, 1], rule="majority_side")
+    >>> results["pivotal_gain"], results["rule_accuracy"], round(results["call_rate"], 4)
+    (0.5, 1.0, 0.6667)
+"""
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class PivotalGain(evaluate.Metric):
+    """Pivotal-stratified accuracy gain of single-ballot replacement (panels paper §3-5, Table 2)."""
+
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=datasets.Features(
+                {
+                    "votes": datasets.Sequence(datasets.Value("float64")),
+                    "references": datasets.Value("float64"),
+                    "signal": datasets.Value("float64"),
+                }
+            ),
+            reference_urls=["https://arxiv.org/abs/2608.06940"],
+        )
+
+    def compute(self, *, votes=None, references=None, signal=None, **kwargs):
+        """Check for empty input before evaluate stores it (evaluate fails obscurely on it)."""
+        for name, value in (("votes", votes), ("references", references), ("signal", signal)):
+            if value is None or len(value) == 0:
+                raise InputError("needs at least one query", field=name)
+        return super().compute(votes=votes, references=references, signal=signal, **kwargs)
+
+    def _compute(self, votes, references, signal, rule="uniform", judge_index=None):
+        data = PanelData.from_arrays(votes, references, signal)
+        chosen = _rule(rule, judge_index, data.k)
+        gain = stratified_gain(data, chosen)
+        return {
+            "pivotal_gain": gain.pivotal_gain,
+            "nonpivotal_gain": gain.nonpivotal_gain,
+            "n_pivotal": gain.n_pivotal,
+            "n_nonpivotal": gain.n_nonpivotal,
+            "panel_accuracy": gain.panel_accuracy,
+            "rule_accuracy": gain.rule_accuracy,
+            "call_rate": gain.n_pivotal / gain.n,
+        }
+
+
+def _rule(name, judge_index, k):
+    kinds = {kind.value: kind for kind in RuleKind}
+    if name not in kinds:
+        raise InputError(f"must be one of {sorted(kinds)}, got {name!r}", field="rule")
+    if kinds[name] is not RuleKind.FIXED:
+        if judge_index is not None:
+            raise InputError(f"applies to rule='fixed' only, got rule={name!r}", field="judge_index")
+        return Rule(kinds[name])
+    if not isinstance(judge_index, int) or isinstance(judge_index, bool) or not 0 <= judge_index < k:
+        raise InputError(f"must be an integer judge index in [0, {k}), got {judge_index!r}", field="judge_index")
+    return Rule(RuleKind.FIXED, judge_index)
