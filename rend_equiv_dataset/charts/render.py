@@ -141,11 +141,14 @@ def configure_matplotlib() -> None:
 
     matplotlib.rcdefaults()
     matplotlib.rcParams["font.family"] = FONT_FAMILY
-    matplotlib.rcParams["svg.hashsalt"] = "rend-equiv"
 
 
 def warm_up() -> None:
-    """Pool initializer: configure matplotlib and draw once so fonts and caches are loaded."""
+    """Pool initializer of a worker process: configure matplotlib, draw once so fonts and caches load.
+
+    It changes the process's global matplotlib settings, so it is meant for
+    worker processes; :func:`render` itself never leaves settings changed.
+    """
     from rend_equiv_dataset.charts.data import Series
 
     configure_matplotlib()

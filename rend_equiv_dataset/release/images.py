@@ -150,7 +150,6 @@ def render_all(
     bar = tqdm(total=len(jobs), desc="rendering", unit="instance", disable=not progress)
     try:
         if workers <= 1 or len(jobs) <= 1:
-            warm_up()
             for job in jobs:
                 yield _render_to_cache(job)
                 bar.update()

@@ -1,0 +1,143 @@
+"""`rend-equiv build`: bad input exits 2 with one line; same seed gives the same bytes however it is built."""
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from rend_equiv_dataset.cli import main
+from rend_equiv_dataset.release.build import cache_folder
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ["--per-family", "1", "--rerenders", "1", "--matched-cycle", "1", "--no-progress"]
+
+
+def _digests(folder):
+    files = sorted(p for p in Path(folder).rglob("*") if p.is_file())
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+
+def _subprocess(args, hash_seed):
+    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed), "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "rend_equiv_dataset", "build", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ref") / "release"
+    assert main(["build", "--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]) == 0
+    return out
+
+
+def test_two_workers_other_hash_seed_same_bytes(reference, tmp_path):
+    out = tmp_path / "release"
+    proc = _subprocess(["--seeds", "0", "--workers", "2", "--out", str(out), *SMALL], hash_seed=12345)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert _digests(out) == _digests(reference)
+    assert any(name.endswith(".parquet") for name in _digests(out))
+
+
+def test_killed_build_leaves_no_release_and_resumes_to_the_same_bytes(reference, tmp_path):
+    out = tmp_path / "release"
+    proc = _subprocess(["--seeds", "0", "--workers", "1", "--out", str(out), *SMALL], hash_seed=7)
+    cache = cache_folder(out)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        if cache.is_dir() and sum(1 for p in cache.iterdir() if not p.name.startswith(".")) >= 2:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert not out.exists()
+    done = {p.name for p in cache.iterdir() if not p.name.startswith(".")}
+    assert len(done) >= 2
+    assert main(["build", "--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]) == 0
+    assert _digests(out) == _digests(reference)
+    assert not cache.exists()
+
+
+def test_different_seeds_share_no_ids(reference, tmp_path):
+    out = tmp_path / "release"
+    assert main(["build", "--seeds", "1", "--workers", "1", "--out", str(out), *SMALL]) == 0
+    for config in ("instances", "matched_cycle"):
+        ids = [set(pq.read_table(next((folder / "data" / config).glob("*.parquet")), columns=["instance_id"])
+                   .column(0).to_pylist()) for folder in (reference, out)]
+        assert ids[0] and ids[1] and not ids[0] & ids[1]
+    renders = [set(pq.read_table(next((folder / "data/renderings").glob("*.parquet")), columns=["render_id"])
+                   .column(0).to_pylist()) for folder in (reference, out)]
+    assert not renders[0] & renders[1]
+
+
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (["--seeds", "a"], "--seeds"),
+        (["--seeds", "-1"], "--seeds"),
+        (["--seeds", "1.5"], "--seeds"),
+        (["--seeds", "0,0"], "--seeds"),
+        (["--seeds", ""], "--seeds"),
+        (["--per-family", "0"], "--per-family"),
+        (["--per-family", "two"], "--per-family"),
+        (["--rerenders", "-1"], "--rerenders"),
+        (["--workers", "0"], "--workers"),
+        (["--matched-cycle", "-3"], "--matched-cycle"),
+        (["--push-to-hub", "not a repo"], "--push-to-hub"),
+    ],
+)
+def test_bad_values_exit_2_with_one_line_naming_the_option(args, option, tmp_path, capsys):
+    out = tmp_path / "release"
+    assert main(["build", "--out", str(out), *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and option in err[0] and "expected" in err[0]
+    assert not out.exists()
+
+
+def test_output_folder_checks(tmp_path, capsys):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine")
+    assert main(["build", "--out", str(full), *SMALL]) == 2
+    assert "--overwrite" in capsys.readouterr().err
+    assert (full / "keep.txt").read_text() == "mine"
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["build", "--out", str(blocker / "release"), *SMALL]) == 2
+    assert "--out" in capsys.readouterr().err
+
+
+def test_overwrite_replaces_a_non_empty_folder(tmp_path):
+    out = tmp_path / "release"
+    out.mkdir()
+    (out / "old.txt").write_text("old")
+    args = ["--per-family", "1", "--rerenders", "0", "--matched-cycle", "0", "--no-progress"]
+    assert main(["build", "--workers", "1", "--out", str(out), "--overwrite", *args]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["README.md", "data", "images.sha256"]
+    assert sorted(p.name for p in (out / "data").iterdir()) == ["instances", "renderings"]
+
+
+def test_unknown_option_exits_2_naming_it(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "--colour", "red"])
+    assert exit_info.value.code == 2
+    assert "--colour" in capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_push_to_hub_uploads_the_written_folder(tmp_path, monkeypatch, capsys):
+    from rend_equiv_dataset import hub
+
+    pushed = []
+    monkeypatch.setattr(hub, "push_folder", lambda folder, repo_id: pushed.append((Path(folder), repo_id)) or "url")
+    out = tmp_path / "release"
+    args = ["--per-family", "1", "--rerenders", "0", "--matched-cycle", "0", "--no-progress", "--workers", "1"]
+    assert main(["build", "--out", str(out), "--push-to-hub", "someone/rend-equiv", *args]) == 0
+    assert pushed == [(out, "someone/rend-equiv")]
+    assert (out / "README.md").is_file()
