@@ -22,14 +22,21 @@ from rend_equiv_dataset.errors import InputError
 COMMANDS: dict[str, str] = {
     "build": "build",
     "digitize": "digitize",
-    "run": "run",
     "theory": "theory",
+    "score": "score",
+    "simulate": "simulate",
+    "submit": "submit",
+    "run": "run",
     "tiny-model": "tiny_model",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands
 PANEL_COMMANDS: dict[str, str] = {
+    "build": "panel_build",
+    "exec": "panel_exec",
+    "judge": "panel_judge",
     "score": "panel_score",
+    "solve": "panel_solve",
 }
 
 

@@ -78,7 +78,14 @@ def run_figures(run: FigureRun) -> int:
     fields = run.key_fields()
     meta = {**fields, "dataset_fingerprint": dataset_fingerprint(run.data), "package_version": __version__}
     store = RunStore(run.out, meta=meta, key=run_key(fields))
-    store.open()
+    store.open(rank=ctx.rank)
+    try:
+        return _run_locked(run, ctx, table, all_ids, store)
+    finally:
+        store.close()
+
+
+def _run_locked(run: FigureRun, ctx: ProcessContext, table: Any, all_ids: list[str], store: RunStore) -> int:
     mine = ctx.split(all_ids)
     done = store.done_ids(retry_errors=run.retry_errors)
     pending = [rid for rid in mine if rid not in done]
@@ -108,8 +115,11 @@ def _answer(
 ) -> None:
     from tqdm.auto import tqdm
 
+    import time
+
     row_of = {rid: i for i, rid in enumerate(table["render_id"])}
     writer = store.writer(ctx.rank)
+    started = time.perf_counter()
     bar = tqdm(total=total, initial=total - len(pending), desc=f"process {ctx.rank}", position=ctx.rank, unit="render")
     try:
         for chunk in _chunks(pending, run.batch_size):
@@ -120,6 +130,17 @@ def _answer(
     finally:
         writer.close()
         bar.close()
+    _print_speed(ctx, bar.n - (total - len(pending)), time.perf_counter() - started)
+
+
+def _print_speed(ctx: ProcessContext, answered: int, seconds: float) -> None:
+    """This process's answering speed (model loading excluded) and, on a GPU, its peak memory."""
+    line = f"process {ctx.rank}: {answered} renderings in {seconds:.1f} s ({answered / max(seconds, 1e-9):.2f} renderings/s)"
+    if ctx.device.startswith("cuda"):
+        import torch
+
+        line += f", peak GPU memory {torch.cuda.max_memory_allocated() / 2**30:.1f} GiB"
+    print(line, file=sys.stderr)
 
 
 def _chunks(items: list[str], size: int) -> Iterator[list[str]]:

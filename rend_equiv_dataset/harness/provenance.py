@@ -44,27 +44,7 @@ def local_model_revision(folder: Path) -> str:
 
 
 def dataset_fingerprint(data_dir: Path) -> str:
-    """sha256 over the release's data files (parquet shards and card), by relative path.
+    """The release's fingerprint, as the scorer computes and checks it."""
+    from rend_equiv_dataset.loaders.release import dataset_fingerprint as shared
 
-    Prefers the scoring part's :func:`rend_equiv_dataset.loaders.release.dataset_fingerprint`
-    when it is present, so the harness and the scorer agree on one definition.
-    """
-    try:
-        from rend_equiv_dataset.loaders.release import dataset_fingerprint as shared
-    except ImportError:
-        shared = None
-    if shared is not None:
-        return str(shared(data_dir))
-    digest = hashlib.sha256()
-    root = Path(data_dir)
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and _is_data_file(p.relative_to(root))):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
-def _is_data_file(relative: Path) -> bool:
-    path = relative
-    return path.suffix in {".parquet", ".md", ".json", ".arrow"} and not any(
-        part.startswith(".") for part in path.parts
-    )
+    return str(shared(data_dir))

@@ -2,6 +2,14 @@
 
 The images stay undecoded until a rendering is answered, so an image that
 cannot be decoded fails that rendering only (it is recorded as an error).
+
+The parquet files the card names (:func:`rend_equiv_dataset.loaders.release.renderings_files`,
+shared with the scorer) are read directly, not through
+``load_dataset``'s Arrow cache: with datasets 5.2 that cache is keyed by the
+folder's *name* and config only, so two different releases in folders with the
+same name (``release/``) silently share one cache entry and the second one
+loads the first one's rows (seen here). Reading the files also spares each
+process of a run a copy of every image.
 """
 
 from __future__ import annotations
@@ -11,6 +19,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 from PIL import Image
 
 from rend_equiv_dataset.errors import InputError
@@ -27,21 +37,16 @@ def load_renderings(data_dir: Path) -> Any:
     """
     import datasets
 
+    from rend_equiv_dataset.loaders.release import renderings_files
+
     data_dir = Path(data_dir)
     if not data_dir.is_dir():
         raise InputError("is not a folder", file=data_dir, field="--data")
     try:
-        names = datasets.get_dataset_config_names(str(data_dir))
-    except Exception as err:  # noqa: BLE001 - any failure here means "not a release folder"
-        raise InputError(f"is not a dataset folder ({type(err).__name__}: {err})", file=data_dir, field="--data")
-    if CONFIG not in names:
-        raise InputError(
-            f"has no {CONFIG!r} config (found {sorted(names)}); build one with `rend-equiv build`",
-            file=data_dir,
-            field="--data",
-        )
-    loaded = datasets.load_dataset(str(data_dir), CONFIG)
-    table = datasets.concatenate_datasets([loaded[s] for s in sorted(loaded)])
+        paths = renderings_files(data_dir)
+    except InputError as err:
+        raise InputError(f"{err.message}; build a release with `rend-equiv build`", file=data_dir, field="--data")
+    table = datasets.Dataset(pa.concat_tables([pq.read_table(path) for path in paths]))
     for column in REQUIRED_COLUMNS:
         if column not in table.column_names:
             raise InputError(f"the {CONFIG!r} config has no column {column!r}", file=data_dir, field=column)

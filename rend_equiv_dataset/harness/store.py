@@ -16,12 +16,16 @@ predictions file. :meth:`RunStore.merge` writes the output atomically: the
 processes or restarts that produced them; a success always wins over an error
 for the same id. A store whose output or parts folder belongs to another run
 key refuses to start (:class:`~rend_equiv_dataset.errors.InputError`), so
-settings are never silently mixed.
+settings are never silently mixed. Each process holds an exclusive lock on
+``OUT.parts/lock-RANK`` from :meth:`RunStore.open` until it exits (the kernel
+drops it when a process is killed), so a second run started on the same output
+while a process of the first is still alive stops with a clear message instead
+of racing it; rank 0 keeps its lock through the merge.
 
 >>> import tempfile, pathlib
 >>> out = pathlib.Path(tempfile.mkdtemp()) / "preds.jsonl"
 >>> store = RunStore(out, meta={"model": "m"}, key="k1")
->>> store.open()
+>>> store.open(rank=0)
 >>> w = store.writer(rank=0)
 >>> w.append({"render_id": "b", "output": "2"}); w.append({"render_id": "a", "output": "1"})
 >>> w.close()
@@ -35,6 +39,7 @@ True
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -134,13 +139,18 @@ class RunStore:
         meta: the provenance written as the output's first line ``{"meta": ...}``.
         key: the run key; stored in ``meta`` and on every part line.
         id_field: the record's id (``render_id`` for figure runs).
+        inline_meta: write ``meta`` as the output's first line (DESIGN §7.3); when
+            False (panel files, whose readers take records only) it goes to
+            ``OUT.meta.json`` next to the output instead.
     """
 
     out: Path
     meta: dict[str, Any]
     key: str
     id_field: str = "render_id"
+    inline_meta: bool = True
     parts: Path = field(init=False)
+    _lock_fd: int | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -148,8 +158,11 @@ class RunStore:
         self.meta = {**self.meta, KEY_FIELD: self.key}
 
     # -- starting -------------------------------------------------------------
-    def open(self) -> None:
-        """Check that existing output and parts belong to this run; create the parts folder."""
+    def open(self, rank: int = 0) -> None:
+        """Check that existing output and parts belong to this run; create the parts folder.
+
+        Then take this process's lock (``rank``), released by :meth:`close` or at exit.
+        """
         if not self.out.parent.is_dir():
             raise InputError("the output's folder does not exist", file=self.out.parent, field="--out")
         self._check_output()
@@ -159,9 +172,45 @@ class RunStore:
             self._check_meta(_load_json(run_file), run_file)
         else:
             atomic_write_text(run_file, json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+        self._lock(rank)
+
+    def _lock(self, rank: int) -> None:
+        path = self.parts / f"lock-{rank:05d}"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError(
+                f"process {rank} of another run on this output is still running (lock {path.name}); "
+                "wait for it or stop it first",
+                file=self.out,
+                field="--out",
+            )
+        self._lock_fd = fd
+
+    def close(self) -> None:
+        """Release this process's lock."""
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    @property
+    def meta_file(self) -> Path:
+        return self.out.with_name(self.out.name + ".meta.json")
 
     def _check_output(self) -> None:
         if not self.out.exists():
+            return
+        if not self.inline_meta:
+            if not self.meta_file.exists():
+                raise InputError(
+                    f"exists without its {self.meta_file.name}, so it is not an output of this harness; "
+                    "choose another --out or remove it",
+                    file=self.out,
+                    field="--out",
+                )
+            self._check_meta(_load_json(self.meta_file), self.meta_file)
             return
         first = next(read_jsonl_lines(self.out), None)
         if first is None or "meta" not in first[1]:
@@ -239,9 +288,12 @@ class RunStore:
             errors.pop(rid, None)
         wanted = list(all_ids)
         missing = sorted(set(wanted) - set(answers) - set(errors))
-        lines = [json.dumps({"meta": self.meta}, ensure_ascii=False, sort_keys=True)]
+        meta_line = json.dumps({"meta": self.meta}, ensure_ascii=False, sort_keys=True)
+        lines = [meta_line] if self.inline_meta else []
         lines += [json.dumps(answers[rid], ensure_ascii=False) for rid in sorted(answers)]
-        atomic_write_text(self.out, "\n".join(lines) + "\n")
+        if not self.inline_meta:
+            atomic_write_text(self.meta_file, meta_line + "\n")
+        atomic_write_text(self.out, "\n".join(lines) + "\n" if lines else "")
         errors_path = self._write_errors(errors)
         result = MergeResult(len(answers), errors, missing, errors_path)
         if result.complete and self.parts.is_dir():

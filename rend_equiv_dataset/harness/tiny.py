@@ -12,6 +12,11 @@ here, and the weights are random. Two kinds:
 - ``text``: a Llama causal LM with the same tokenizer, for judges and solvers.
 
 The model exercises the real code path; its answers are noise.
+
+``shape="7b"`` builds the same architecture at a real size, LLaVA-1.5-7B's
+(CLIP ViT-L/14 at 336 px, a 32-layer 4096-wide Llama; about 7 billion
+parameters), initialised directly on the given device in bfloat16 — for
+measuring speed and memory on a GPU (``scripts/gpu_check.sh``), not for tests.
 """
 
 from __future__ import annotations
@@ -28,9 +33,14 @@ CHAT_TEMPLATE = (
     "{% endfor %}{% endif %}<|im_end|>\n{% endfor %}"
     "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
-IMAGE_SIZE = 32
-PATCH_SIZE = 8
 KINDS = ("vlm", "text")
+
+# name -> (text dims, vision dims); text: hidden, intermediate, layers, heads;
+# vision: hidden, intermediate, layers, heads, image size, patch size
+SHAPES: dict[str, tuple[tuple[int, int, int, int], tuple[int, int, int, int, int, int]]] = {
+    "tiny": ((32, 64, 2, 2), (32, 64, 2, 2, 32, 8)),
+    "7b": ((4096, 11008, 32, 32), (1024, 4096, 24, 16, 336, 14)),
+}
 
 
 def build_tokenizer() -> Any:
@@ -50,64 +60,59 @@ def build_tokenizer() -> Any:
     return fast
 
 
-def _text_config(vocab_size: int) -> Any:
+def _text_config(vocab_size: int, shape: str) -> Any:
     from transformers import LlamaConfig
 
+    hidden, intermediate, layers, heads = SHAPES[shape][0]
     return LlamaConfig(
         vocab_size=vocab_size,
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=1024,
+        hidden_size=hidden,
+        intermediate_size=intermediate,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        num_key_value_heads=heads,
+        max_position_embeddings=4096,
         pad_token_id=0,
         bos_token_id=1,
         eos_token_id=2,
     )
 
 
-def build_tiny_model(out: Path, kind: str = "vlm", seed: int = 0) -> Path:
-    """Write a tiny random model, its tokenizer and (for ``vlm``) its processor to ``out``.
+def build_tiny_model(out: Path, kind: str = "vlm", seed: int = 0, shape: str = "tiny", device: str = "cpu") -> Path:
+    """Write a random model, its tokenizer and (for ``vlm``) its processor to ``out``.
 
-    The weights are drawn from a torch generator seeded with ``seed``.
+    The weights are drawn from torch's generator seeded with ``seed``.
     """
     import torch
-    from transformers import CLIPVisionConfig, LlamaForCausalLM, LlavaConfig, LlavaForConditionalGeneration
+    from transformers import LlamaForCausalLM, LlavaForConditionalGeneration, LlavaProcessor
     from transformers.models.llava.image_processing_pil_llava import LlavaImageProcessorPil
-    from transformers import LlavaProcessor
 
     tokenizer = build_tokenizer()
-    text_config = _text_config(len(tokenizer))
+    text_config = _text_config(len(tokenizer), shape)
+    image_size, patch_size = SHAPES[shape][1][4:]
     torch.manual_seed(seed)
+    dtype = torch.float32 if shape == "tiny" else torch.bfloat16
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)
+    try:
+        with torch.device(device):
+            model: Any = (
+                LlamaForCausalLM(text_config)
+                if kind == "text"
+                else LlavaForConditionalGeneration(_llava_config(tokenizer, text_config, SHAPES[shape][1]))
+            )
+    finally:
+        torch.set_default_dtype(previous)
     if kind == "text":
-        model: Any = LlamaForCausalLM(text_config)
         saver: Any = tokenizer
     else:
-        vision = CLIPVisionConfig(
-            hidden_size=32,
-            intermediate_size=64,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            image_size=IMAGE_SIZE,
-            patch_size=PATCH_SIZE,
-            projection_dim=32,
-        )
-        config = LlavaConfig(
-            vision_config=vision,
-            text_config=text_config,
-            image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
-            vision_feature_select_strategy="default",
-            vision_feature_layer=-1,
-        )
-        model = LlavaForConditionalGeneration(config)
         processor = LlavaImageProcessorPil(
-            size={"shortest_edge": IMAGE_SIZE}, crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE}
+            size={"shortest_edge": image_size}, crop_size={"height": image_size, "width": image_size}
         )
         saver = LlavaProcessor(
             image_processor=processor,
             tokenizer=tokenizer,
-            patch_size=PATCH_SIZE,
+            patch_size=patch_size,
             vision_feature_select_strategy="default",
             chat_template=CHAT_TEMPLATE,
             image_token="<image>",
@@ -120,3 +125,25 @@ def build_tiny_model(out: Path, kind: str = "vlm", seed: int = 0) -> Path:
     model.save_pretrained(out)
     saver.save_pretrained(out)
     return out
+
+
+def _llava_config(tokenizer: Any, text_config: Any, vision_dims: tuple[int, ...]) -> Any:
+    from transformers import CLIPVisionConfig, LlavaConfig
+
+    hidden, intermediate, layers, heads, image_size, patch_size = vision_dims
+    vision = CLIPVisionConfig(
+        hidden_size=hidden,
+        intermediate_size=intermediate,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        image_size=image_size,
+        patch_size=patch_size,
+        projection_dim=hidden,
+    )
+    return LlavaConfig(
+        vision_config=vision,
+        text_config=text_config,
+        image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
+        vision_feature_select_strategy="default",
+        vision_feature_layer=-1,
+    )

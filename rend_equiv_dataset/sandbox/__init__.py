@@ -1,1 +1,57 @@
-"""sandbox."""
+"""Isolated execution of candidate code, per assertion (DESIGN §4.2, §6; paper §8).
+
+How it works
+------------
+A lean fork-server (:mod:`._server`, standard library only) runs in its own
+isolated interpreter (``python -I``: no ``PYTHON*`` variables such as
+``PYTHONOPTIMIZE`` or ``PYTHONPATH``, no user site, a clean environment). For each
+candidate it forks ONE child that loads the candidate code and answers calls.
+The server runs the problem's trusted test code itself, in source order, with
+``candidate`` bound to a proxy: each call's arguments go to the child as JSON,
+the child's return value comes back as JSON of exact builtin types (``int``,
+``float``, ``str``, ``bool``, ``None``, ``list``, ``tuple``, ``dict``, ``set``,
+``bytes`` — never a subclass), and is rebuilt there as fresh objects. Every
+assertion is therefore evaluated in the PARENT on plain values; the candidate
+can choose what it returns and nothing else. Forging a pass means returning the
+right values — which is what passing means.
+
+Each child gets: its own session and process group; CPU-time, address-space,
+file-size, process-count, open-file limits; standard input from ``/dev/null``
+and output into a size-capped file; a private working directory; a wall-clock
+deadline calibrated on the canonical solution (``Limits.timeout_for``, with a
+floor). After each candidate the server (a child subreaper) kills and reaps
+every process the candidate left. Where bubblewrap works
+(:data:`Isolation.BWRAP`), the server runs in new user, PID, network, IPC and UTS
+namespaces as uid 65534 (RLIMIT_NPROC is ignored for root, hence the uid), with
+a read-only view of only the system and Python directories, a private
+size-limited ``/tmp``, ``--die-with-parent`` and no network at all; killing the
+server ends the whole namespace. Without bubblewrap, as root, each server's
+children switch to a private uid (:data:`Isolation.UID`); otherwise only the
+rlimits and process-group cleanup apply (:data:`Isolation.PLAIN`).
+:func:`danger_scan` records which risky capabilities the source mentions.
+
+What it protects against (each is a test in ``tests/sandbox/test_hostile.py``):
+infinite and CPU-heavy loops, fork bombs, setsid daemons, killing the server or
+its process group (the job is a crash, the server restarts, the caller lives),
+memory bombs, output floods, closed stdout, ``input()``, ``sys.exit``/``os._exit``
+/``SystemExit`` before or between assertions, always-equal objects and
+``int``/``float``/``str`` subclasses with forged ``__eq__``, patched builtins or
+``math`` (the test code never runs in the candidate's interpreter), walking
+frames to the result channel, writing outside the working directory, reading
+environment secrets, sockets, deep recursion and segfaults via ``ctypes``.
+
+What it does NOT protect against: kernel exploits and side channels; a candidate
+reading files the sandbox can see (the system and Python directories, read-only);
+a candidate that finds expected outputs by itself (hard-coding, or searching its
+own memory for remnants of earlier jobs' test code — children are forked before
+the current job's tests are sent, but the server's freed memory is not wiped);
+denial of service within the limits (it may use its full CPU and memory budget).
+Without bubblewrap there is NO network isolation and, in :data:`Isolation.PLAIN`
+mode, a candidate can signal other processes of the same user and a double-forked
+daemon may escape the process-group cleanup.
+"""
+
+from rend_equiv_dataset.sandbox.runner import Execution, Isolation, Limits, Sandbox, Status, choose_isolation
+from rend_equiv_dataset.sandbox.scan import danger_scan
+
+__all__ = ["Execution", "Isolation", "Limits", "Sandbox", "Status", "choose_isolation", "danger_scan"]

@@ -33,7 +33,11 @@ def write_renderings(folder: Path, n: int, bad_image_ids: frozenset[str] = froze
     order = sorted(ids, key=lambda rid: (int(rid[1:]) * 7) % max(n, 1))  # not sorted on disk
     rows = {
         "render_id": order,
-        "instance_id": [f"s0-{int(r[1:]) // 3}" for r in order],
+        "instance_id": [f"s0-{int(r[1:])}" for r in order],
+        "data_seed": [0] * n,
+        "template_id": [f"t{int(r[1:])}" for r in order],
+        "family": ["bar"] * n,
+        "question_type": ["read_value"] * n,
         "role": ["base"] * n,
         "variant": ["base"] * n,
         "image": [
@@ -50,6 +54,10 @@ def write_renderings(folder: Path, n: int, bad_image_ids: frozenset[str] = froze
         {
             "render_id": datasets.Value("string"),
             "instance_id": datasets.Value("string"),
+            "data_seed": datasets.Value("int64"),
+            "template_id": datasets.Value("string"),
+            "family": datasets.Value("string"),
+            "question_type": datasets.Value("string"),
             "role": datasets.Value("string"),
             "variant": datasets.Value("string"),
             "image": datasets.Image(),

@@ -100,8 +100,8 @@ def test_output_of_other_settings_is_refused(release, tiny_vlm: Path, tmp_path: 
     [
         ({"--model": "./no/such/model"}, "no model folder"),
         ({"--data": "MISSING"}, "is not a folder"),
-        ({"--data": "EMPTY"}, "is not a dataset folder|has no 'renderings' config"),
-        ({"--data": "OTHER_CONFIG"}, "has no 'renderings' config"),
+        ({"--data": "EMPTY"}, "no 'renderings' config.*rend-equiv build"),
+        ({"--data": "OTHER_CONFIG"}, "no 'renderings' config.*rend-equiv build"),
         ({"--backend": "vllm"}, "vLLM is not installed"),
         ({"--shard": "2/2"}, "expected 0 <= I < N"),
         ({"--samples": "2", "--temperature": "0"}, "temperature > 0"),
@@ -127,3 +127,13 @@ def test_bad_input_exits_2_with_a_message(release, tiny_vlm: Path, tmp_path: Pat
     argv = ["run", *[x for kv in args.items() for x in kv]]
     assert main(argv) == 2
     assert re.search(message, capsys.readouterr().err)
+
+
+def test_two_releases_in_folders_of_the_same_name_are_not_confused(tmp_path: Path) -> None:
+    """Regression: datasets' cache keys a local folder by its name; the harness must not."""
+    from rend_equiv_dataset.harness.renderings import load_renderings
+
+    small, big = tmp_path / "a" / "release", tmp_path / "b" / "release"
+    write_renderings(small, 2)
+    write_renderings(big, 5)
+    assert len(load_renderings(small)) == 2 and len(load_renderings(big)) == 5

@@ -77,7 +77,9 @@ class TransformersModel:
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token_id is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        self.model = auto_model.from_pretrained(model, revision=revision, dtype=dtype).to(device).eval()
+        placement = {"device_map": device} if device.startswith("cuda") else {}  # load straight onto the GPU
+        loaded = auto_model.from_pretrained(model, revision=revision, dtype=dtype, **placement)
+        self.model = (loaded if placement else loaded.to(device)).eval()
         self._eos = _eos_ids(self.model, self.tokenizer)
 
     # -- the interface ----------------------------------------------------------

@@ -118,7 +118,7 @@ class VLLMModel:
         device: str = "cuda",
         batch_size: int = 64,
         tensor_parallel: int = 1,
-        max_model_len: int = 8192,
+        max_model_len: int | None = None,
         engine: Any = None,
         sampling_params: Any = None,
     ) -> None:
@@ -128,13 +128,14 @@ class VLLMModel:
             except ImportError:
                 raise InputError(INSTALL_HINT, field="--backend")
             sampling_params = vllm.SamplingParams
+            options: dict[str, Any] = {"max_model_len": max_model_len} if max_model_len else {}
             engine = vllm.LLM(
                 model=model,
                 revision=revision,
                 tensor_parallel_size=tensor_parallel,
-                max_model_len=max_model_len,
                 limit_mm_per_prompt={"image": 1},
                 seed=0,
+                **options,
             )
         self.llm = engine
         self.sampling_params = sampling_params

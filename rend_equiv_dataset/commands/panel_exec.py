@@ -1,0 +1,37 @@
+"""`rend-equiv panel exec`: run candidates in the sandbox, resumably, into a results file."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "execute candidate solutions against every assertion (sandboxed, resumable)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--problems", required=True, help="humaneval, or an evalplus / LiveCodeBench JSONL file")
+    parser.add_argument("--candidates", required=True, help="JSONL: problem_id, candidate_id, solver, code")
+    parser.add_argument("--out", required=True, help="results JSONL (appended; a rerun resumes)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+    from pathlib import Path
+
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.generators.panel import execute
+    from rend_equiv_dataset.loaders.candidates import load_candidates
+    from rend_equiv_dataset.loaders.problems import load_problems
+
+    out = Path(args.out)
+    if out.is_dir() or not out.resolve().parent.is_dir():
+        raise InputError(f"expected a file path in an existing folder, got {args.out!r}", field="--out")
+    problems = load_problems(args.problems)
+    for excluded in problems.excluded:
+        print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
+    by_id = problems.by_id()
+    candidates = load_candidates(args.candidates, known_problems=set(by_id))
+    rows = execute(by_id, candidates, out, progress=not args.no_progress)
+    passed = sum(row["label"] for row in rows)
+    print(f"{len(rows)} candidates executed ({passed} pass the full suite) -> {out}")
+    return 0

@@ -1,0 +1,35 @@
+"""``rend-equiv score``: score a predictions file and write a report folder (DESIGN §7.1, §7.4)."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "score a predictions file against a release: ECS, REA, IBEM, the paper's tables and plots"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", required=True, help="release folder (with the renderings config)")
+    parser.add_argument("--predictions", required=True, help="predictions JSONL (DESIGN §7.3)")
+    parser.add_argument("--threshold", type=float, default=0.5, help="ECS flag threshold in (0, 1] (default 0.5)")
+    parser.add_argument("--out", required=True, help="report folder to write (replaced if it is a report folder)")
+    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.scoring.pipeline import check_threshold, score_files
+    from rend_equiv_dataset.scoring.report import check_report_dir, write_report
+
+    check_threshold(args.threshold)
+    if args.resamples < 0:
+        raise InputError(f"must be >= 0, got {args.resamples}", field="--resamples")
+    check_report_dir(args.out)
+    result = score_files(args.data, args.predictions, threshold=args.threshold, n_resamples=args.resamples, seed=args.seed)
+    out = write_report(result, args.out)
+    report = result.report
+    print(
+        f"accuracy {report['accuracy']:.3f}; IBEM n={report['ibem']['n']}; "
+        f"ECS detection on IBEM {report['ibem']['detection']['ecs'] if report['ibem']['n'] else float('nan'):.3f}; report in {out}"
+    )
+    return 0

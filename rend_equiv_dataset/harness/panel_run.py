@@ -1,0 +1,161 @@
+"""LLM judges and solvers over code problems (pivotal-vote-panels.md §4), resumable.
+
+- Solvers: the problem's prompt (:func:`~rend_equiv_dataset.generators.judges.build_solver_prompt`),
+  temperature 0 (0.2 on LiveCodeBench in the paper: ``--temperature 0.2``);
+  the reply's code (:func:`~rend_equiv_dataset.generators.judges.extract_code`)
+  becomes a candidate line ``problem_id, candidate_id, solver, code`` that
+  ``panel exec`` / ``panel build --candidates`` read.
+- Judges: the blind prompt (problem and code only,
+  :func:`~rend_equiv_dataset.generators.judges.build_judge_prompt`) at
+  temperature 0; the reply becomes a verdict line ``candidate_id, judge,
+  response`` whose first line ``panel build --judges`` parses. One file per
+  judge model; concatenate them for a panel.
+
+The prompts live with the verdict parser in :mod:`rend_equiv_dataset.generators.judges`
+(one home); this module runs them with the same interface, sharding and resume
+store as the figure run. The inputs' fingerprint is part of the run key, so
+verdicts on changed candidates are never reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rend_equiv_dataset import __version__
+from rend_equiv_dataset.harness.provenance import local_model_revision, run_key
+from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
+from rend_equiv_dataset.harness.store import RunStore
+from rend_equiv_dataset.harness.types import Completion, GenerationSettings, Request
+
+
+@dataclass(frozen=True)
+class TextJob:
+    """One prompt to send; ``fields`` go into its output line."""
+
+    job_id: str
+    prompt: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class PanelRun:
+    """A judge or solver run, parsed once from the command line."""
+
+    kind: str  # "judge" or "solve"
+    model: str
+    name: str
+    out: Path
+    backend: str = "transformers"
+    revision: str | None = None
+    temperature: float = 0.0
+    max_new_tokens: int = 256
+    seed: int = 0
+    batch_size: int = 8
+    retry_errors: bool = False
+    shard: tuple[int, int] | None = None
+
+    def settings(self) -> GenerationSettings:
+        """Greedy at temperature 0; otherwise one sample at ``temperature`` (its text is the reply)."""
+        samples = 1 if self.temperature > 0 else 0
+        return GenerationSettings(self.max_new_tokens, samples, self.temperature, False, self.seed)
+
+    def reply(self, completion: Completion) -> str:
+        if self.temperature > 0:
+            return (completion.samples or ("",))[0]
+        return completion.text or ""
+
+
+def inputs_fingerprint(*paths_or_specs: str) -> str:
+    """sha256 of the input files' bytes (a spec like ``humaneval`` is hashed as text)."""
+    digest = hashlib.sha256()
+    for item in paths_or_specs:
+        path = Path(item)
+        digest.update(path.read_bytes() if path.is_file() else item.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def run_text_jobs(
+    run: PanelRun,
+    jobs: list[TextJob],
+    id_field: str,
+    template: str,
+    inputs: str,
+    to_record: Callable[[TextJob, str], dict[str, Any]],
+) -> int:
+    """Answer every job (resuming), then merge the output ordered by id; returns the exit status."""
+    from rend_equiv_dataset.harness.figure_run import check_model_argument
+
+    check_model_argument(run.model)
+    ctx = process_context(run.shard)
+    folder = Path(run.model).expanduser()
+    revision = run.revision or (local_model_revision(folder) if folder.is_dir() else "default")
+    fields = {
+        "kind": run.kind,
+        "model": run.model,
+        "name": run.name,
+        "revision": revision,
+        "backend": run.backend,
+        "prompt_template_hash": hashlib.sha256(template.encode()).hexdigest()[:16],
+        "generation": run.settings().to_dict(),
+        "inputs_fingerprint": inputs,
+    }
+    store = RunStore(run.out, {**fields, "package_version": __version__}, run_key(fields), id_field, inline_meta=False)
+    store.open(rank=ctx.rank)
+    try:
+        return _run(run, ctx, store, jobs, to_record)
+    finally:
+        store.close()
+
+
+def _run(
+    run: PanelRun,
+    ctx: ProcessContext,
+    store: RunStore,
+    jobs: list[TextJob],
+    to_record: Callable[[TextJob, str], dict[str, Any]],
+) -> int:
+    from tqdm.auto import tqdm
+
+    by_id = {job.job_id: job for job in jobs}
+    mine = ctx.split(list(by_id))
+    done = store.done_ids(retry_errors=run.retry_errors)
+    pending = [jid for jid in mine if jid not in done]
+    if pending:
+        from rend_equiv_dataset.harness.backends import load_model
+
+        model = load_model(run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size)
+        writer = store.writer(ctx.rank)
+        bar = tqdm(total=len(mine), initial=len(mine) - len(pending), desc=f"process {ctx.rank}", position=ctx.rank)
+        settings = run.settings()
+        try:
+            for start in range(0, len(pending), run.batch_size):
+                chunk = [by_id[jid] for jid in pending[start : start + run.batch_size]]
+                answers = model.generate([Request(j.job_id, j.prompt, (), settings) for j in chunk])
+                for job, answer in zip(chunk, answers):
+                    writer.append(_record(run, store.id_field, job, answer, to_record))
+                    bar.update(1)
+        finally:
+            writer.close()
+            bar.close()
+    ctx.barrier()
+    if run.shard is not None or not ctx.is_main:
+        return 0
+    result = store.merge(list(by_id))
+    print(f"{result.answered} {run.kind} replies -> {run.out}", file=sys.stderr)
+    if result.errors:
+        print(f"{len(result.errors)} failed (see {result.errors_path}); rerun with --retry-errors", file=sys.stderr)
+    return 0
+
+
+def _record(
+    run: PanelRun, id_field: str, job: TextJob, answer: Completion, to_record: Callable[[TextJob, str], dict[str, Any]]
+) -> dict[str, Any]:
+    if answer.error is not None:
+        return {id_field: job.job_id, "error": {"class": answer.error.error_class, "message": answer.error.message}}
+    return to_record(job, run.reply(answer))

@@ -1,0 +1,160 @@
+"""Read a release's ``renderings`` config (DESIGN §7.2) without its images.
+
+Scoring needs only a few light columns of each row, so the parquet files the
+dataset card lists for ``renderings`` are read with pyarrow and ``columns=``;
+the embedded PNGs are never decoded. The files are resolved through
+``datasets.load_dataset_builder`` so the card's ``configs:`` section stays the
+one source of truth for where the data lives.
+
+:func:`dataset_fingerprint` is the one definition of a release's identity:
+sha256 over the sorted ``render_id``/``target`` pairs. Harnesses write it into
+the predictions ``meta`` line; scoring and submission check it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.transforms import Transform, from_json
+
+CONFIG = "renderings"
+ROLES = ("base", "rerender", "edit")
+ANSWER_TYPES = ("number", "label")
+COLUMNS: tuple[str, ...] = (
+    "render_id",
+    "instance_id",
+    "data_seed",
+    "template_id",
+    "family",
+    "question_type",
+    "role",
+    "variant",
+    "question",
+    "target",
+    "answer_type",
+    "labels",
+    "transform",
+)
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One image a model answers: a row of the ``renderings`` config without its image."""
+
+    render_id: str
+    instance_id: str
+    data_seed: int
+    template_id: str
+    family: str
+    question_type: str
+    role: str
+    variant: str
+    question: str
+    target: str
+    answer_type: str
+    labels: tuple[str, ...]
+    transform: Transform
+
+
+def dataset_fingerprint(data: str | Path | Iterable[Rendering]) -> str:
+    """sha256 over the sorted ``render_id``/``target`` pairs of a release.
+
+    Accepts a release folder or already-loaded renderings. Two releases with
+    the same images to answer and the same correct answers share a fingerprint.
+
+    >>> rows = [_example("r2", "7"), _example("r1", "B")]
+    >>> dataset_fingerprint(rows) == dataset_fingerprint(list(reversed(rows)))
+    True
+    >>> dataset_fingerprint(rows)[:12]
+    '00216436cd2c'
+    """
+    renderings = load_renderings(data) if isinstance(data, (str, Path)) else list(data)
+    digest = hashlib.sha256()
+    for render_id, target in sorted((r.render_id, r.target) for r in renderings):
+        digest.update(json.dumps([render_id, target], ensure_ascii=False).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+def renderings_files(data_dir: str | Path) -> list[Path]:
+    """The parquet files of the ``renderings`` config, as the dataset card lists them."""
+    root = Path(data_dir)
+    if not root.is_dir():
+        raise InputError(f"expected a release folder, found {'a file' if root.exists() else 'nothing'}", file=root)
+    import datasets
+
+    try:
+        builder = datasets.load_dataset_builder(str(root), CONFIG)
+    except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
+        raise InputError(f"no {CONFIG!r} config in this folder's dataset card: {err}", file=root) from None
+    files = sorted({Path(str(f)) for split in (builder.config.data_files or {}).values() for f in split})
+    if not files:
+        raise InputError(f"the {CONFIG!r} config lists no data files", file=root)
+    return files
+
+
+def load_renderings(data_dir: str | Path) -> list[Rendering]:
+    """Read and validate every ``renderings`` row of a release folder (images skipped)."""
+    import pyarrow.parquet as pq
+
+    rows: list[Rendering] = []
+    for path in renderings_files(data_dir):
+        names = set(pq.read_schema(path).names)
+        if missing := [c for c in COLUMNS if c not in names]:
+            raise InputError(f"missing columns {missing}", file=path, field=missing[0])
+        table = pq.read_table(path, columns=list(COLUMNS))
+        rows.extend(rendering_from_row(row, file=path, line=i + 1) for i, row in enumerate(table.to_pylist()))
+    return check_renderings(rows, file=Path(data_dir))
+
+
+def rendering_from_row(row: Mapping[str, Any], *, file: str | Path | None = None, line: int | None = None) -> Rendering:
+    """Validate one row of §7.2 (as a plain mapping) into a :class:`Rendering`."""
+
+    def need(name: str, kind: type | tuple[type, ...]) -> Any:
+        value = row.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"expected {getattr(kind, '__name__', kind)}, got {value!r}", file=file, line=line, field=name)
+        return value
+
+    strings = {name: need(name, str) for name in COLUMNS if name not in ("data_seed", "labels")}
+    labels = row.get("labels")
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
+        raise InputError(f"expected a list of strings, got {labels!r}", file=file, line=line, field="labels")
+    if strings["role"] not in ROLES:
+        raise InputError(f"expected one of {ROLES}, got {strings['role']!r}", file=file, line=line, field="role")
+    if strings["answer_type"] not in ANSWER_TYPES:
+        raise InputError(f"expected one of {ANSWER_TYPES}, got {strings['answer_type']!r}", file=file, line=line, field="answer_type")
+    try:
+        transform = from_json(strings.pop("transform"))
+    except InputError as err:
+        raise InputError(err.message, file=file, line=line, field="transform") from None
+    return Rendering(data_seed=need("data_seed", int), labels=tuple(labels), transform=transform, **strings)
+
+
+def check_renderings(rows: Sequence[Rendering], *, file: str | Path | None = None) -> list[Rendering]:
+    """Check table-level rules: unique render ids, one base row per instance."""
+    if not rows:
+        raise InputError("the renderings config is empty", file=file)
+    seen: set[str] = set()
+    bases: dict[str, int] = {}
+    for row in rows:
+        if row.render_id in seen:
+            raise InputError(f"duplicate render_id {row.render_id!r}", file=file, field="render_id")
+        seen.add(row.render_id)
+        bases[row.instance_id] = bases.get(row.instance_id, 0) + (row.role == "base")
+    if bad := sorted(i for i, n in bases.items() if n != 1):
+        raise InputError(f"instance {bad[0]!r} has {bases[bad[0]]} base rows, expected exactly 1", file=file, field="role")
+    return list(rows)
+
+
+def _example(render_id: str, target: str) -> Rendering:
+    """A minimal rendering for doctests."""
+    from rend_equiv_dataset.transforms import IDENTITY
+
+    return Rendering(render_id, "i", 0, "t", "bar", "read", "base", "base", "q?", target, "number", (), IDENTITY)
