@@ -279,11 +279,14 @@ def run_digitize(run: DigitizeRun, load_model: Callable[[], Any] | None = None) 
     store = RunStore(run.store_path, meta=fields, key=run_key(fields), id_field="image")
     store.open()
     ids = [p.name for p in images]
-    pending = [p for p in images if p.name not in store.done_ids(retry_errors=run.retry_errors)]
-    if pending:
-        model = (load_model or (lambda: _load_backend(run)))()
-        _ask(model, pending, run, store)
-    merged = store.merge(ids)
+    try:
+        pending = [p for p in images if p.name not in store.done_ids(retry_errors=run.retry_errors)]
+        if pending:
+            model = (load_model or (lambda: _load_backend(run)))()
+            _ask(model, pending, run, store)
+        merged = store.merge(ids)
+    finally:
+        store.close()
     records = {r["image"]: r for _, r in _read_records(run.store_path)}
     errors = merged.errors
     outcomes = {name: _outcome(records.get(name), errors.get(name)) for name in ids}
