@@ -21,6 +21,7 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "digitize": "digitize",
     "theory": "theory",
     "score": "score",
     "simulate": "simulate",
@@ -35,6 +36,7 @@ PANEL_COMMANDS: dict[str, str] = {
     "exec": "panel_exec",
     "score": "panel_score",
     "judge": "panel_judge",
+    "score": "panel_score",
     "solve": "panel_solve",
 }
 

@@ -25,12 +25,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--per-family", default="50", help="instances per chart family and seed (default 50)")
     parser.add_argument("--rerenders", default="8", help="cosmetic re-renderings K per instance (default 8)")
     parser.add_argument("--matched-cycle", default="150",
-                        help="instances of the m=6 swap-versus-cycle set per seed, 0 for none (default 150)")
+                        help="instances of the m=6 swap-versus-cycle set per seed, 0 for none (default 150; "
+                             "with --from-tables: at most this many, from tables of 5 or more categories)")
     parser.add_argument("--workers", default=None, help="rendering processes (default: one per core)")
     parser.add_argument("--out", default="release", help="output folder (default release)")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
     parser.add_argument("--push-to-hub", default=None, metavar="REPO_ID", help="also upload the folder to this dataset repo")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--from-tables", default=None, metavar="PATH",
+                        help="build from your own chart tables (a CSV/JSON file or a folder) instead of seeds")
+    parser.add_argument("--family", default=None,
+                        help="with --from-tables: draw every table as this chart family (bar, grouped_bar, "
+                             "stacked_bar, line, scatter, pie; default: inferred per table)")
+    parser.add_argument("--table-suite", default="main", choices=["main", "full", "pilot"],
+                        help="with --from-tables: edits to apply (main: as the synthetic set; full: also the "
+                             "m-cycle; pilot: the paper's x2 scale plus zoom)")
 
 
 def parse_count(text: str, option: str, *, minimum: int) -> int:
@@ -104,15 +113,32 @@ def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.generators.figures import generate_instances, generate_matched_cycle
     from rend_equiv_dataset.release import ReleaseSettings, build_release
 
-    instance_sets = {"instances": [i for seed in seeds for i in generate_instances(seed, per_family=per_family)]}
-    if matched:
-        instance_sets["matched_cycle"] = [i for seed in seeds for i in generate_matched_cycle(seed, n=matched)]
-    settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
+    table_report = None
+    if args.from_tables is not None:
+        from rend_equiv_dataset.generators.from_tables import table_release
+
+        instance_sets, settings, table_report = table_release(
+            args.from_tables, family=args.family, seeds=seeds, suite=args.table_suite, rerenders=rerenders,
+            matched_limit=matched, command=f"rend-equiv build --from-tables {args.from_tables}"
+            + (f" --family {args.family}" if args.family else "")
+            + f" --table-suite {args.table_suite} --seeds {args.seeds} --rerenders {rerenders}"
+            f" --matched-cycle {matched} --out DIR")
+    elif args.family is not None:
+        raise InputError("only applies with --from-tables", field="--family")
+    else:
+        instance_sets = {"instances": [i for seed in seeds for i in generate_instances(seed, per_family=per_family)]}
+        if matched:
+            instance_sets["matched_cycle"] = [i for seed in seeds for i in generate_matched_cycle(seed, n=matched)]
+        settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
     with _terminate_as_interrupt():
         summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
                                 progress=not args.no_progress)
     counts = ", ".join(f"{name} {n}" for name, n in summary.rows.items())
     print(f"wrote {summary.folder} ({counts} rows)")
+    if table_report is not None:
+        from rend_equiv_dataset.generators.from_tables import write_table_report
+
+        print(write_table_report(summary.folder, table_report))
     if args.push_to_hub:
         print(f"pushed: {hub.push_folder(summary.folder, args.push_to_hub)}")
     return 0

@@ -94,6 +94,8 @@ class Instance:
         edits: the suite G in :data:`EDIT_TYPES` order; exactly one ``zoom``.
         question_params: JSON-able parameters the question was built from (series name,
             categories it names), enough to recompute the answer from any edited data.
+        source: where the data came from: ``"synthetic"``, or the table file an imported
+            instance was built from (bring-your-own-data, paper §6).
     """
 
     instance_id: str
@@ -109,6 +111,7 @@ class Instance:
     data: ChartData
     edits: tuple[Edit, ...]
     question_params: Mapping[str, Any] = field(default_factory=dict)
+    source: str = "synthetic"
 
     def edit(self, edit_type: str) -> Edit:
         """The edit of the given type (raises ``KeyError`` when the instance has none)."""

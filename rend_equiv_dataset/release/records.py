@@ -51,6 +51,7 @@ def instance_record(instance: Instance) -> dict[str, Any]:
         "labels": list(instance.labels),
         "question_params": _json(dict(instance.question_params)),
         "data": instance.data.to_json(),
+        "source": instance.source,
         "edits": [
             {
                 "type": edit.edit_type,
@@ -129,7 +130,7 @@ def instance_features() -> datasets.Features:
     return datasets.Features({
         "instance_id": s(), "data_seed": i, "index": i, "template_id": s(), "family": s(),
         "question_type": s(), "question": s(), "target": s(), "answer_type": s(),
-        "labels": datasets.List(s()), "question_params": s(), "data": s(),
+        "labels": datasets.List(s()), "question_params": s(), "data": s(), "source": s(),
         "image": datasets.Image(), "style": s(),
         "rerenders": datasets.List({"style_id": s(), "style": s(), "image": datasets.Image()}),
         "edits": datasets.List({"type": s(), "params": s(), "transform": s(), "target": s(), "data": s(),
