@@ -455,23 +455,30 @@ def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
 
 
 def _draw_pie(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
-    """Pie: slices named outside, value and share inside; no value axis."""
+    """Pie: slices named outside, value and share inside; no value axis.
+
+    A pie has no value axis, so ``value_range`` (the zoom edit) sets how much of
+    the frame it fills: radius = total / value_range[1], in a fixed frame.
+    """
     decimals = value_decimals(data)
     values = list(data.values())
     total = sum(values)
+    radius = 1.0 if data.value_range is None else min(1.0, total / data.value_range[1])
     colors = [style.colors[i % len(style.colors)] for i in range(len(values))]
     wedges, _ = ax.pie(values, labels=data.categories, colors=colors, startangle=style.pie_start_angle,
-                       counterclock=False, labeldistance=1.08,
+                       counterclock=False, labeldistance=1.08, radius=radius,
                        textprops={"fontsize": _font(style, 0.9)},
                        wedgeprops={"linewidth": 1.0, "edgecolor": style.background})
     for wedge, value, color in zip(wedges, values, colors):
         angle = math.radians((wedge.theta1 + wedge.theta2) / 2)
         share = 100 * value / total if total else 0.0
-        ax.text(0.68 * math.cos(angle), 0.68 * math.sin(angle),
+        ax.text(0.68 * radius * math.cos(angle), 0.68 * radius * math.sin(angle),
                 f"{format_number(value, decimals, style.number_format)}\n({share:.1f}%)",
                 ha="center", va="center", fontsize=_font(style, 0.75), color=_contrast(color))
     ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight)
     ax.set_aspect("equal")
+    ax.set_xlim(-1.1, 1.1)
+    ax.set_ylim(-1.1, 1.1)
     ax.set_facecolor(style.background)
 
 
