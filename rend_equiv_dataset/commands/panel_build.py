@@ -34,7 +34,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import sys
-    from pathlib import Path
 
     from rend_equiv_dataset import __version__
     from rend_equiv_dataset.errors import InputError

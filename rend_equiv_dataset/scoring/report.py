@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import shutil
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.hub import atomic_dir
 from rend_equiv_dataset.scoring.instances import InstanceScore
 from rend_equiv_dataset.scoring.pipeline import ScoreRun
 
@@ -76,29 +73,10 @@ def check_report_dir(out: str | Path, option: str = "--out") -> Path:
     return target
 
 
-@contextmanager
-def staged_dir(target: Path) -> Iterator[Path]:
-    """Yield a temporary folder beside ``target`` that replaces it on success."""
-    parent = target.resolve().parent
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=parent))
-    try:
-        yield staging
-        if target.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=parent))
-            os.replace(target, retired / target.name)
-            os.replace(staging, target)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.replace(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-
-
 def write_report(run: ScoreRun, out: str | Path) -> Path:
     """Write the whole report folder atomically; returns its path."""
     target = check_report_dir(out)
-    with staged_dir(target) as folder:
+    with atomic_dir(target, overwrite=True) as folder:
         (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
         with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
             for score in run.scores:

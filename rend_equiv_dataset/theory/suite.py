@@ -27,7 +27,6 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.theory.affine import AffineUndetectable, affine_undetectable
 from rend_equiv_dataset.theory.centralizers import (
     ENUMERATION_MAX_M,
-    JointCentralizer,
     enumerate_centralizer,
     joint_centralizer,
 )

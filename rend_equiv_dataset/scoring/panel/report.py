@@ -32,7 +32,7 @@ from rend_equiv_dataset.scoring.panel.gains import panel_correct, per_query_gain
 from rend_equiv_dataset.scoring.panel.intervals import n_eff_change_samples, ratio_intervals
 from rend_equiv_dataset.scoring.panel.judges import error_by_margin, judge_table, region_rates, voter_stats
 from rend_equiv_dataset.scoring.panel.replacement import MAJORITY_SIDE, Rule, RuleKind, expected_correct
-from rend_equiv_dataset.scoring.panel.votes import margins, pivotal, possible_margins, tallies
+from rend_equiv_dataset.scoring.panel.votes import margins, possible_margins, tallies
 
 
 _ZERO = 1e-12  # float sums of k-ths: a gain within this of 0 is not counted as positive
