@@ -504,19 +504,64 @@ _DRAWERS: dict[Family, Callable[[Figure, Any, ChartData, Style], None]] = {
 }
 
 
-def draw(data: ChartData, style: Style) -> Figure:
-    """The figure of ``data`` in ``style`` on an Agg canvas (not yet drawn)."""
+def _draw_on(fig: Figure, data: ChartData, style: Style) -> None:
+    """Size, colour and lay out the empty ``fig`` for ``style``, then draw ``data`` on one axes."""
+    width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
+    fig.set_size_inches(width_in, height_in, forward=False)
+    fig.set_facecolor(style.background)
+    fig.subplots_adjust(**_margins(data, style, width_in, height_in))
+    ax = fig.add_subplot(1, 1, 1)
+    _DRAWERS[data.family](fig, ax, data, style)
+    if data.family is not Family.PIE:  # slices are labelled in place
+        _legend(fig, ax, style)
+
+
+def _new_figure(style: Style) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
     fig = Figure(figsize=(width_in, height_in), dpi=DPI, facecolor=style.background)
     FigureCanvasAgg(fig)
-    fig.subplots_adjust(**_margins(data, style, width_in, height_in))
-    ax = fig.add_subplot(1, 1, 1)
-    _DRAWERS[data.family](fig, ax, data, style)
-    if data.family is not Family.PIE:  # slices are labelled in place
-        _legend(fig, ax, style)
+    return fig
+
+
+def draw(data: ChartData, style: Style) -> Figure:
+    """The figure of ``data`` in ``style`` on an Agg canvas (not yet drawn)."""
+    fig = _new_figure(style)
+    _draw_on(fig, data, style)
+    return fig
+
+
+# Figures kept for reuse by :func:`render`, one per (thread, canvas size in pixels), oldest first.
+_REUSED_FIGURES: dict[tuple[int, int, int], Figure] = {}
+_MAX_REUSED_FIGURES = 12
+
+
+def _reused_figure(style: Style) -> Figure:
+    """An empty figure of ``style``'s canvas size, reused across renders of this thread.
+
+    Reuse keeps the Agg renderer of that size, and with it matplotlib's text
+    metrics cache (keyed by renderer), instead of building both per image.
+    The figure is emptied (axes removed without the wasted ``Axes.clear``,
+    then ``Figure.clear``) and :func:`_draw_on` sets everything a fresh
+    figure would get from its arguments (size, face colour, margins), so the
+    pixels do not depend on what was drawn before.
+    """
+    import threading
+
+    width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
+    key = (threading.get_ident(), round(width_in * DPI), round(height_in * DPI))
+    fig = _REUSED_FIGURES.pop(key, None)
+    if fig is None:
+        fig = _new_figure(style)
+        while len(_REUSED_FIGURES) >= _MAX_REUSED_FIGURES:
+            del _REUSED_FIGURES[next(iter(_REUSED_FIGURES))]
+    else:
+        for ax in list(fig.axes):
+            fig.delaxes(ax)
+        fig.clear()
+    _REUSED_FIGURES[key] = fig
     return fig
 
 
@@ -577,7 +622,8 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
 
     with matplotlib.rc_context():
         configure_matplotlib()
-        fig = draw(data, style)
+        fig = _reused_figure(style)
+        _draw_on(fig, data, style)
         fig.canvas.draw()
         problems = legibility_problems(fig)
         if problems:

@@ -1,5 +1,6 @@
 """The renderer: readable, legible, deterministic images of every family."""
 
+import dataclasses
 import io
 
 import matplotlib
@@ -60,6 +61,23 @@ def test_every_family_renders_deterministic_rgb_png_of_the_styled_size(family):
         width, height = (round(v * result.style.canvas_scale * DPI) for v in style.figure_size)
         assert image.size == result.size == (width, height)
         assert render(data, style).png == result.png
+
+
+def test_an_image_does_not_depend_on_what_the_process_rendered_before():
+    """render() reuses one figure per canvas size: its bytes must equal a fresh figure's, in any order."""
+    from rend_equiv_dataset.charts.render import _encode
+
+    # one canvas size for all, so every job reuses the figure the previous one drew on
+    size = base_style().figure_size
+    jobs = [(data, dataclasses.replace(style, figure_size=size)) for data in CHARTS.values()
+            for style in [base_style(), *rerender_styles(0, 1, 3, data.family.value)]]
+    first = [render(data, style) for data, style in jobs]
+    again = [render(data, style) for data, style in reversed(jobs)][::-1]
+    assert [r.png for r in again] == [r.png for r in first]
+    for (data, _), result in zip(jobs, first):
+        fresh = draw(data, result.style)
+        fresh.canvas.draw()
+        assert _encode(fresh)[0] == result.png, (data.family, result.style.style_id)
 
 
 @pytest.mark.parametrize("family", list(Family))
