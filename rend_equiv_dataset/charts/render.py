@@ -28,6 +28,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 from collections.abc import Callable, Iterator
@@ -617,11 +618,42 @@ def _encode(fig: Figure) -> tuple[bytes, tuple[int, int]]:
     return buffer.getvalue(), image.size
 
 
+_CONFIGURED_RC: dict[str, Any] | None = None
+
+
+def _raw_rc() -> dict[str, Any]:
+    """matplotlib's settings as stored (no validation; the backend, which never affects Agg pixels, left out)."""
+    import matplotlib
+
+    raw = dict.copy(matplotlib.rcParams)
+    raw.pop("backend", None)
+    return raw
+
+
+def _rc_configured() -> bool:
+    """Whether the settings already are exactly what :func:`configure_matplotlib` makes them.
+
+    True in a warmed-up worker: then :func:`_attempt` draws without saving,
+    resetting and restoring every setting per image (``rcdefaults`` validates
+    each of them), which is the same state reached the long way.
+    """
+    global _CONFIGURED_RC
+    import matplotlib
+
+    if _CONFIGURED_RC is None:
+        with matplotlib.rc_context():
+            configure_matplotlib()
+            _CONFIGURED_RC = _raw_rc()
+    return _raw_rc() == _CONFIGURED_RC
+
+
 def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]]:
     import matplotlib
 
-    with matplotlib.rc_context():
-        configure_matplotlib()
+    configured = _rc_configured()
+    with contextlib.nullcontext() if configured else matplotlib.rc_context():
+        if not configured:
+            configure_matplotlib()
         fig = _reused_figure(style)
         _draw_on(fig, data, style)
         fig.canvas.draw()

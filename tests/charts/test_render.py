@@ -188,6 +188,18 @@ def test_rendering_leaves_the_callers_matplotlib_settings_alone():
         assert matplotlib.rcParams["font.size"] == 23.0
 
 
+def test_a_configured_process_draws_the_same_bytes_without_resetting_settings():
+    from rend_equiv_dataset.charts.render import configure_matplotlib
+
+    expected = [render(data, base_style()).png for data in CHARTS.values()]
+    with matplotlib.rc_context():
+        configure_matplotlib()  # what a warmed-up worker has: render() then skips its own reset
+        assert [render(data, base_style()).png for data in CHARTS.values()] == expected
+        matplotlib.rcParams["lines.linewidth"] = 9.0  # changed after configuration: reset again per image
+        assert render(CHARTS[Family.LINE], base_style()).png == expected[list(CHARTS).index(Family.LINE)]
+        assert matplotlib.rcParams["lines.linewidth"] == 9.0
+
+
 def test_number_formats():
     assert format_number(1234.5, 1, "comma") == "1,234.5"
     assert format_number(1234.5, 2, "plain") == "1234.50"
