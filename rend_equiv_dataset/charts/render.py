@@ -216,21 +216,9 @@ def _value_limits(data: ChartData, totals: list[float], lows: list[float]) -> tu
     return (low - 0.12 * span if low < 0 else 0.0), high + 0.14 * span
 
 
-def _title(ax: Axes, data: ChartData, style: Style) -> None:
-    """The title at the axes top (y=1.0 given explicitly).
-
-    An explicit ``y`` turns off matplotlib's automatic title placement, which
-    measures every y tick label on each draw to dodge top-side x ticks or a y
-    offset text ("1e6"); this template has neither (ticks at the bottom, our own
-    formatters print no offset), so the title lands where automatic placement
-    would put it, and the draw skips about a sixth of its work.
-    """
-    ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight, y=1.0)
-
-
 def _style_axes(ax: Axes, data: ChartData, style: Style, category_axis: str | None) -> None:
     ax.set_facecolor(style.background)
-    _title(ax, data, style)
+    ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight)
     ax.tick_params(labelsize=_font(style, 0.9))
     if style.spines == "open":
         ax.spines["top"].set_visible(False)
@@ -488,7 +476,7 @@ def _draw_pie(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
         ax.text(0.68 * radius * math.cos(angle), 0.68 * radius * math.sin(angle),
                 f"{format_number(value, decimals, style.number_format)}\n({share:.1f}%)",
                 ha="center", va="center", fontsize=_font(style, 0.75), color=_contrast(color))
-    _title(ax, data, style)
+    ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight)
     ax.set_aspect("equal")
     ax.set_xlim(-1.1, 1.1)
     ax.set_ylim(-1.1, 1.1)
@@ -515,6 +503,20 @@ def _draw_on(fig: Figure, data: ChartData, style: Style) -> None:
     _DRAWERS[data.family](fig, ax, data, style)
     if data.family is not Family.PIE:  # slices are labelled in place
         _legend(fig, ax, style)
+    _fix_title(ax)
+
+
+def _fix_title(ax: Axes) -> None:
+    """Pin the title at the axes top (y=1.0), as the fixed template puts it.
+
+    An explicit ``y`` turns off matplotlib's automatic title placement, which
+    measures every y tick label on each draw to dodge top-side x ticks or a y
+    offset text ("1e6"). This template has neither (ticks at the bottom, our
+    formatters print no offset), so the title lands exactly where automatic
+    placement would put it, and the draw skips about a sixth of its work.
+    """
+    title = ax.title
+    ax.set_title(title.get_text(), fontsize=title.get_fontsize(), fontweight=title.get_fontweight(), y=1.0)
 
 
 def _new_figure(style: Style) -> Figure:
