@@ -3,8 +3,8 @@
 The fast, deterministic path of DESIGN §6: an object-oriented
 ``matplotlib.figure.Figure`` on a ``FigureCanvasAgg`` (no pyplot state),
 margins fixed per template from the style and the label lengths (no
-``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB buffer
-encoded by Pillow at ``compress_level=1``; matplotlib defaults and a single
+``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB pixels
+of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults and a single
 font family (DejaVu Sans) inside every call.
 
 Every image is checked before it is returned (DESIGN §3.2, "every one
@@ -31,6 +31,8 @@ from __future__ import annotations
 import contextlib
 import io
 import math
+import struct
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -609,15 +611,31 @@ def legibility_problems(fig: Figure) -> list[str]:
     return problems
 
 
-def _encode(fig: Figure) -> tuple[bytes, tuple[int, int]]:
-    """The drawn canvas as an RGB PNG (Pillow, compress_level=1: no metadata, fast, deterministic)."""
-    from PIL import Image
+def _png_chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
-    size = fig.canvas.get_width_height(physical=True)
-    image = Image.frombuffer("RGBA", size, fig.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
-    return buffer.getvalue(), image.size
+
+def _encode(fig: Figure) -> tuple[bytes, tuple[int, int]]:
+    """The drawn canvas as an 8-bit RGB PNG, straight from the Agg RGBA buffer.
+
+    Every row is stored with PNG's "Up" filter (difference to the row above,
+    one numpy subtraction) and deflated at level 1: about half the time of
+    Pillow's adaptive filters at ``compress_level=1``, for files of the same
+    size. No metadata chunks, so the bytes depend on the pixels alone.
+    """
+    import numpy as np
+
+    rgba = np.asarray(fig.canvas.buffer_rgba())
+    height, width = rgba.shape[:2]
+    rgb = rgba[:, :, :3].reshape(height, 3 * width)
+    rows = np.empty((height, 1 + 3 * width), dtype=np.uint8)
+    rows[:, 0] = 2  # filter type Up
+    rows[0, 1:] = rgb[0]
+    np.subtract(rgb[1:], rgb[:-1], out=rows[1:, 1:])  # modulo 256, as PNG defines it
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit truecolour, no interlace
+    png = b"".join((b"\x89PNG\r\n\x1a\n", _png_chunk(b"IHDR", header),
+                    _png_chunk(b"IDAT", zlib.compress(rows.tobytes(), 1)), _png_chunk(b"IEND", b"")))
+    return png, (width, height)
 
 
 _CONFIGURED_RC: dict[str, Any] | None = None

@@ -20,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -91,7 +92,10 @@ def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, 
 
 @functools.lru_cache(maxsize=1)
 def _code_version() -> list[str]:
-    """Library versions and a hash of the drawing code, so a cache never outlives a renderer change."""
+    """Library versions (zlib too: it deflates the PNGs) and a hash of the drawing code.
+
+    So a cache never outlives a renderer or library change.
+    """
     import matplotlib
     import numpy
     import PIL
@@ -102,7 +106,8 @@ def _code_version() -> list[str]:
     code = hashlib.sha256()
     for module in (render_module, styles_module, sys.modules[__name__]):
         code.update(Path(str(module.__file__)).read_bytes())
-    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, code.hexdigest()]
+    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, zlib.ZLIB_RUNTIME_VERSION,
+            code.hexdigest()]
 
 
 def fingerprint(instance: Instance, rerenders: int) -> str:

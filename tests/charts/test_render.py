@@ -63,6 +63,16 @@ def test_every_family_renders_deterministic_rgb_png_of_the_styled_size(family):
         assert render(data, style).png == result.png
 
 
+@pytest.mark.parametrize("family", list(Family))
+def test_the_png_holds_exactly_the_drawn_pixels(family):
+    result = render(CHARTS[family], base_style())
+    fig = draw(CHARTS[family], result.style)
+    fig.canvas.draw()
+    drawn = np.asarray(fig.canvas.buffer_rgba())[:, :, :3]
+    assert np.array_equal(_pixels(result.png), drawn)
+    assert result.png.startswith(b"\x89PNG\r\n\x1a\n") and result.png.endswith(b"IEND\xaeB`\x82")
+
+
 def test_an_image_does_not_depend_on_what_the_process_rendered_before():
     """render() reuses one figure per canvas size: its bytes must equal a fresh figure's, in any order."""
     from rend_equiv_dataset.charts.render import _encode
