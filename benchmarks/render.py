@@ -1,8 +1,9 @@
 """Images per second of the build's render path against the naive way, in the same run.
 
-The build path (DESIGN §6): object-oriented Figure + FigureCanvasAgg, fixed
-margins, one draw with a legibility check, Pillow PNG at compress_level=1,
-one fork-pool worker per core. The naive way: pyplot figures, tight_layout,
+The build path (DESIGN §6): object-oriented Figure + FigureCanvasAgg (one
+reused figure per canvas size), fixed margins and title position, one draw
+with a legibility check, PNG deflated at level 1 from the Agg buffer, one
+fork-pool worker per core (jobs of half an instance). The naive way: pyplot figures, tight_layout,
 savefig(bbox_inches="tight"), one process, no legibility check. Both draw the
 same images (base, K re-renderings and every edit of the same instances).
 

@@ -20,12 +20,13 @@ import os
 import shutil
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rend_equiv_dataset import __version__
-from rend_equiv_dataset.charts.render import IllegibleChartError, render, warm_up
+from rend_equiv_dataset.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.generators.figures import Instance
 from rend_equiv_dataset.release.records import instance_record
@@ -58,7 +59,18 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
     >>> [style.style_id for style, _ in images.rerenders], len(images.edits)
     (['r1', 'r2'], 1)
     """
+    base, edits = _render_base_and_edits(instance)
+    return InstanceImages(base.png, base.style, _render_rerenders(instance, rerenders), edits)
+
+
+def _render_base_and_edits(instance: Instance) -> tuple[Rendering, tuple[bytes, ...]]:
+    """The base image and every edit's image, all in the base style."""
     base = render(instance.data, base_style())
+    return base, tuple(render(edit.data, base_style()).png for edit in instance.edits)
+
+
+def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, bytes], ...]:
+    """The first ``rerenders`` styles of the instance's style stream that lay out legibly, drawn."""
     accepted: list[tuple[Style, bytes]] = []
     rejected = 0
     candidates = iter_styles(instance.data_seed, instance.index, instance.family.value)
@@ -72,8 +84,7 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
                 raise
             continue
         accepted.append((replace(result.style, style_id=f"r{len(accepted) + 1}"), result.png))
-    edits = tuple(render(edit.data, base_style()).png for edit in instance.edits)
-    return InstanceImages(base.png, base.style, tuple(accepted), edits)
+    return tuple(accepted)
 
 
 # --------------------------------------------------------------------------- on-disk cache
@@ -81,7 +92,10 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
 
 @functools.lru_cache(maxsize=1)
 def _code_version() -> list[str]:
-    """Library versions and a hash of the drawing code, so a cache never outlives a renderer change."""
+    """Library versions (zlib too: it deflates the PNGs) and a hash of the drawing code.
+
+    So a cache never outlives a renderer or library change.
+    """
     import matplotlib
     import numpy
     import PIL
@@ -92,7 +106,8 @@ def _code_version() -> list[str]:
     code = hashlib.sha256()
     for module in (render_module, styles_module, sys.modules[__name__]):
         code.update(Path(str(module.__file__)).read_bytes())
-    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, code.hexdigest()]
+    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, zlib.ZLIB_RUNTIME_VERSION,
+            code.hexdigest()]
 
 
 def fingerprint(instance: Instance, rerenders: int) -> str:
@@ -155,13 +170,26 @@ def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
     return folder
 
 
+def _render_part(job: tuple[int, str, Instance, int]) -> tuple[int, str, object]:
+    """One half of an instance in a pool worker: its re-renderings, or its base and edits."""
+    position, part, instance, rerenders = job
+    if part == "rerenders":
+        return position, part, _render_rerenders(instance, rerenders)
+    return position, part, _render_base_and_edits(instance)
+
+
 def render_all(
     instances: Sequence[Instance], rerenders: int, cache: Path, *, workers: int = 1, progress: bool = True
 ) -> Iterator[Path]:
     """Render every instance into ``cache`` (skipping those already there); yields folders in order.
 
     ``workers > 1`` uses a fork pool, one process per worker, each warmed up
-    by :func:`~rend_equiv_dataset.charts.render.warm_up` (DESIGN §6).
+    by :func:`~rend_equiv_dataset.charts.render.warm_up` (DESIGN §6). A pool
+    job is half an instance (its K re-renderings, or its base and edits), the
+    bigger half queued first, so the workers run out of work at nearly the
+    same time; the parent joins the halves and writes each instance's folder
+    as soon as both are in. An instance's images never depend on the process
+    or the order they were drawn in, so the bytes are those of one process.
     """
     from tqdm.auto import tqdm
 
@@ -175,9 +203,29 @@ def render_all(
             return
         import multiprocessing
 
+        folders = [cache_path(cache, instance, rerenders) for instance in instances]
+        done = [folder.is_dir() for folder in folders]
+        parts = [(position, part, instances[position], rerenders)
+                 for position in range(len(instances)) if not done[position]
+                 for part in ("rerenders", "base")]
+        halves: dict[int, dict[str, object]] = {}
+        next_out = 0
         with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
-            for folder in pool.imap(_render_to_cache, jobs, chunksize=1):
-                yield folder
-                bar.update()
+            results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
+            while next_out < len(folders):
+                if not done[next_out]:
+                    position, part, value = next(results)
+                    halves.setdefault(position, {})[part] = value
+                    if len(halves[position]) < 2:
+                        continue
+                    got = halves.pop(position)
+                    base, edits = got["base"]  # type: ignore[misc]
+                    save(InstanceImages(base.png, base.style, got["rerenders"], edits),  # type: ignore[arg-type]
+                         folders[position])
+                    done[position] = True
+                while next_out < len(folders) and done[next_out]:
+                    yield folders[next_out]
+                    bar.update()
+                    next_out += 1
     finally:
         bar.close()

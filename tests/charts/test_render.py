@@ -1,5 +1,6 @@
 """The renderer: readable, legible, deterministic images of every family."""
 
+import dataclasses
 import io
 
 import matplotlib
@@ -60,6 +61,33 @@ def test_every_family_renders_deterministic_rgb_png_of_the_styled_size(family):
         width, height = (round(v * result.style.canvas_scale * DPI) for v in style.figure_size)
         assert image.size == result.size == (width, height)
         assert render(data, style).png == result.png
+
+
+@pytest.mark.parametrize("family", list(Family))
+def test_the_png_holds_exactly_the_drawn_pixels(family):
+    result = render(CHARTS[family], base_style())
+    fig = draw(CHARTS[family], result.style)
+    fig.canvas.draw()
+    drawn = np.asarray(fig.canvas.buffer_rgba())[:, :, :3]
+    assert np.array_equal(_pixels(result.png), drawn)
+    assert result.png.startswith(b"\x89PNG\r\n\x1a\n") and result.png.endswith(b"IEND\xaeB`\x82")
+
+
+def test_an_image_does_not_depend_on_what_the_process_rendered_before():
+    """render() reuses one figure per canvas size: its bytes must equal a fresh figure's, in any order."""
+    from rend_equiv_dataset.charts.render import _encode
+
+    # one canvas size for all, so every job reuses the figure the previous one drew on
+    size = base_style().figure_size
+    jobs = [(data, dataclasses.replace(style, figure_size=size)) for data in CHARTS.values()
+            for style in [base_style(), *rerender_styles(0, 1, 3, data.family.value)]]
+    first = [render(data, style) for data, style in jobs]
+    again = [render(data, style) for data, style in reversed(jobs)][::-1]
+    assert [r.png for r in again] == [r.png for r in first]
+    for (data, _), result in zip(jobs, first):
+        fresh = draw(data, result.style)
+        fresh.canvas.draw()
+        assert _encode(fresh)[0] == result.png, (data.family, result.style.style_id)
 
 
 @pytest.mark.parametrize("family", list(Family))
@@ -168,6 +196,18 @@ def test_rendering_leaves_the_callers_matplotlib_settings_alone():
     with matplotlib.rc_context({"font.size": 23.0, "lines.linewidth": 9.0}):
         assert render(CHARTS[Family.LINE], base_style()).png == expected
         assert matplotlib.rcParams["font.size"] == 23.0
+
+
+def test_a_configured_process_draws_the_same_bytes_without_resetting_settings():
+    from rend_equiv_dataset.charts.render import configure_matplotlib
+
+    expected = [render(data, base_style()).png for data in CHARTS.values()]
+    with matplotlib.rc_context():
+        configure_matplotlib()  # what a warmed-up worker has: render() then skips its own reset
+        assert [render(data, base_style()).png for data in CHARTS.values()] == expected
+        matplotlib.rcParams["lines.linewidth"] = 9.0  # changed after configuration: reset again per image
+        assert render(CHARTS[Family.LINE], base_style()).png == expected[list(CHARTS).index(Family.LINE)]
+        assert matplotlib.rcParams["lines.linewidth"] == 9.0
 
 
 def test_number_formats():

@@ -63,3 +63,17 @@ def test_render_all_reuses_cached_instances(instance, tmp_path, monkeypatch):
 
     monkeypatch.setattr(images, "render_instance", no_render)
     assert list(images.render_all([instance], 1, tmp_path, progress=False)) == first
+
+
+def test_a_pool_joins_the_halves_of_each_instance_in_order(tmp_path):
+    """Two workers (jobs are half instances, finishing in any order) write what one process writes."""
+    instances = [generate_instance(0, k) for k in range(3)]
+    one = list(images.render_all(instances, 2, tmp_path / "one", workers=1, progress=False))
+    # the middle instance is already cached: the pool renders around it and still yields in order
+    two_cache = tmp_path / "two"
+    list(images.render_all(instances[1:2], 2, two_cache, workers=1, progress=False))
+    two = list(images.render_all(instances, 2, two_cache, workers=2, progress=False))
+    assert [f.name for f in two] == [f.name for f in one]
+    for a, b in zip(one, two):
+        n_edits = len(instances[one.index(a)].edits)
+        assert images.load(a, n_edits) == images.load(b, n_edits)
