@@ -18,6 +18,7 @@ and only then reads the trusted part: the child never has the tests in memory.
 """
 
 import collections
+import itertools
 import ctypes
 import json
 import math
@@ -154,11 +155,19 @@ class LineReader:
 # ----------------------------------------------------------------- the child
 
 
-def child_main(job, req_r, rep_w, workdir):
-    """Runs in the forked child: limits, isolation, then the candidate; never returns."""
+def child_main(req_r, rep_w, workdir, server):
+    """Runs in the forked child; never returns.
+
+    Forked ahead of its job (see :func:`fork_child`): everything that does not depend
+    on the job is done while the server waits for the next one, still as root and
+    with no candidate code in memory. Then it reads the job from the request pipe,
+    switches to the private uid, applies the job's limits and loads the candidate.
+    """
     try:
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != server:  # the server died before the line above
+            os._exit(0)
         os.setsid()
-        limits = job["limits"]
         a, b = os.dup(req_r), os.dup(rep_w)
         os.dup2(a, 3)
         os.dup2(b, 4)
@@ -171,33 +180,44 @@ def child_main(job, req_r, rep_w, workdir):
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
         os.chdir(workdir)
-        if MODE in ("uid", "bwrap-uid"):
-            os.setgroups([])
-            os.setgid(SANDBOX_UID)
-            os.setuid(SANDBOX_UID)
-        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after setuid, which clears it
         for sig in IGNORED_IN_SERVER:
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        os.environ.clear()
+        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        reader = LineReader(3, 1 << 30)
+    except BaseException:
+        os._exit(121)
+    try:
+        job = json.loads(reader.line(math.inf))  # the server closed the pipe: Abort, exit
+    except BaseException:
+        os._exit(0)
+    try:
+        limits = job["limits"]
+        if MODE in ("uid", "bwrap-uid"):
+            os.setgroups([])
+            os.setgid(SANDBOX_UID)
+            os.setuid(SANDBOX_UID)
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # setuid cleared it
+        if os.getppid() != server:
+            os._exit(0)
         cpu = int(limits["cpu_seconds"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
         resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-        os.environ.clear()
-        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        code, entry, call = job["code"], job["entry"], job["call"]
+        del job
     except BaseException:
         os._exit(121)
-    code, entry, call = job["code"], job["entry"], job["call"]
-    del job
-    serve(code, entry, call)
+    serve(code, entry, call, reader)
     os._exit(0)
 
 
-def serve(code, entry, call):
+def serve(code, entry, call, reader):
     """Load the candidate, then answer calls until the server closes the pipe."""
     import io
 
@@ -211,7 +231,6 @@ def serve(code, entry, call):
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
-    reader = LineReader(3, 1 << 30)
     while True:
         try:
             request = json.loads(reader.line(float("inf")))
@@ -562,32 +581,76 @@ def exit_detail(status):
     return f"exited with status {os.WEXITSTATUS(status)}"
 
 
-def one_job(job, lib_in, lib_out, counter):
-    workdir = os.path.join(BASE, f"job{counter}")
+def fork_child(server_fds):
+    """Fork the child of the NEXT job, with its private working directory and pipes.
+
+    Called between jobs, when no candidate process exists (the previous job's are all
+    reaped), so the fork and the child's job-independent setup overlap the library's
+    turnaround instead of delaying the job. Returns (pid, request fd, reply fd, workdir).
+    """
+    workdir = os.path.join(BASE, f"job{next(JOB_NUMBERS)}")
     os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
     os.mkdir(workdir, 0o700)
     if MODE in ("uid", "bwrap-uid"):
         os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
-    started = time.monotonic()
-    pid = os.fork()
+    server = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (req_r, req_w, rep_r, rep_w):
+            os.close(fd)
+        remove_tree(workdir)
+        raise
     if pid == 0:
         try:  # the child must never unwind into the server's stack
             os.close(req_w)
             os.close(rep_r)
-            for fd in (lib_in.fd, lib_out):
+            for fd in server_fds:
                 os.close(fd)
-            child_main(job, req_r, rep_w, workdir)
+            child_main(req_r, rep_w, workdir, server)
         finally:
             os._exit(1)
     os.close(req_r)
     os.close(rep_w)
+    return pid, req_w, rep_r, workdir
+
+
+def discard_child(child):
+    """Close, kill and reap a child that never got a job (and remove its directory)."""
+    pid, req_w, rep_r, workdir = child
+    for fd in (req_w, rep_r):
+        os.close(fd)
+    reap_all(pid)
+    remove_tree(workdir)
+
+
+def one_job(job, raw, lib_in, server_fds, child):
+    """Run one job in ``child`` (forked ahead by :func:`fork_child`; forked now if it is gone)."""
+    try:
+        gone = child is not None and os.waitpid(child[0], os.WNOHANG)[0] != 0
+    except ChildProcessError:
+        gone = True
+    if gone:
+        discard_child(child)  # it died while waiting (killed from outside): never blame the candidate
+        child = None
+    if child is None:
+        child = fork_child(server_fds)
+    pid, req_w, rep_r, workdir = child
+    started = time.monotonic()
     call, entry = job["call"], job["entry"]
     del job
     passed, status, detail, n = [], "ok", "", 0
     try:
+        try:  # the child starts loading the candidate while the tests are read
+            write_all(req_w, raw.replace(b"\n", b" ") + b"\n", started + 60)  # one line (valid JSON: no raw newline in strings)
+            sent = None
+        except Abort as stop:
+            sent = stop
         trusted = json.loads(lib_in.line(math.inf))
+        if sent is not None:
+            raise sent
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
@@ -650,6 +713,9 @@ def read_exact(reader, size):
     return b"".join(chunks)
 
 
+JOB_NUMBERS = itertools.count(1)
+
+
 def send(fd, obj):
     data = (json.dumps(obj) + "\n").encode()
     view = memoryview(data)
@@ -697,22 +763,31 @@ def main():
     lib_in = LineReader(lib_in_fd, 1 << 31)
     lib_in.fd = lib_in_fd
     send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE})
-    counter = 0
+    server_fds = (lib_in_fd, lib_out)
+    child = None
     try:
         while True:
+            if child is None:  # the next job's child, forked while the library prepares that job
+                try:
+                    child = fork_child(server_fds)
+                except OSError:
+                    child = None  # one_job forks it when the job comes
             try:
-                job = json.loads(read_exact(lib_in, int(read_header(lib_in))))
+                raw = read_exact(lib_in, int(read_header(lib_in)))
+                job = json.loads(raw)
             except (Abort, ValueError):
                 return
-            counter += 1
+            child, ready = None, child
             try:
-                result = one_job(job, lib_in, lib_out, counter)
+                result = one_job(job, raw, lib_in, server_fds, ready)
             except Exception as err:  # noqa: BLE001 - report, keep serving
                 reap_all(-1)
                 result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
                           "seconds": 0.0}
             send(lib_out, result)
     finally:
+        if child is not None:
+            discard_child(child)
         reap_all(-1)
         remove_tree(BASE)
 
