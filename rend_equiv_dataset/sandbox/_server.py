@@ -189,6 +189,7 @@ def child_main(req_r, rep_w, workdir, server):
         os.environ.clear()
         os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
         reader = LineReader(3, 1 << 30)
+        warm_up()
     except BaseException:
         os._exit(121)
     try:
@@ -215,6 +216,17 @@ def child_main(req_r, rep_w, workdir, server):
         os._exit(121)
     serve(code, entry, call, reader)
     os._exit(0)
+
+
+def warm_up():
+    """Touch, while waiting for the job, what loading and serving a candidate touches, so
+    the copy-on-write page faults this child owes the server are paid off the clock."""
+    job = json.loads(json.dumps({"code": "def warm(a, b):\n    return [a, (b,)]\n", "limits": {"cpu": 1}}))
+    namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+    exec(compile(job["code"], "<warm-up>", "exec", dont_inherit=True, optimize=0), namespace)
+    request = json.loads(json.dumps({"seq": 1, "args": [[1, 2.5, "x"], {"$t": [True, None]}]}))
+    value = namespace["warm"](*decode(request["args"]))
+    (json.dumps({"seq": request["seq"], "value": encode(value)}) + "\n").encode()
 
 
 def serve(code, entry, call, reader):
