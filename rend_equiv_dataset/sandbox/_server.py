@@ -508,9 +508,13 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
         passed.append(ok)
 
 
-def reap_all(child):
+def reap_all(child, keep=0):
     """Kill every process the job left and reap them (this server is a child subreaper,
-    so every descendant that outlives its parent becomes our child)."""
+    so every descendant that outlives its parent becomes our child).
+
+    ``keep``: the next job's child (root, still without a job), spared; if it died all
+    the same, it is reaped here and recorded in :data:`LOST`.
+    """
     if child > 0:
         for kill in (os.killpg, os.kill):
             try:
@@ -529,7 +533,10 @@ def reap_all(child):
                 return
             if pid == 0:
                 break
-        kids = children()
+            if pid == keep:
+                LOST.add(pid)
+                keep = 0
+        kids = [pid for pid in children() if pid != keep]
         if not kids:
             return
         if MODE in ("bwrap", "bwrap-uid"):
@@ -557,6 +564,9 @@ def reap_all(child):
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.0005)
+
+
+LOST = set()  # children forked ahead of their job that died and were reaped before it came
 
 
 def children():
@@ -609,15 +619,19 @@ def exit_detail(status):
 def fork_child(server_fds):
     """Fork the child of the NEXT job, with its private working directory and pipes.
 
-    Called between jobs, when no candidate process exists (the previous job's are all
-    reaped), so the fork and the child's job-independent setup overlap the library's
-    turnaround instead of delaying the job. Returns (pid, request fd, reply fd, workdir).
+    The fork and the child's job-independent setup then overlap the current job (or
+    the library's turnaround) instead of delaying the next one. Where children switch
+    to the private uid, this happens while the current candidate runs (see one_job):
+    the new child stays root, with the server's "not dumpable" flag, until its job
+    comes, and its directory stays root's, so the running candidate can neither signal,
+    trace nor enter it. Elsewhere (everything under one uid) it happens between jobs,
+    when the previous job's processes are all reaped. The child inherits the server's
+    memory at that point, which holds earlier jobs' tests (documented), never its own.
+    Returns (pid, request fd, reply fd, workdir).
     """
     workdir = os.path.join(BASE, f"job{next(JOB_NUMBERS)}")
     os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
-    os.mkdir(workdir, 0o700)
-    if MODE in ("uid", "bwrap-uid"):
-        os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
+    os.mkdir(workdir, 0o700)  # root's until the job comes (see one_job): no candidate can enter it
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     server = os.getpid()
@@ -642,27 +656,45 @@ def fork_child(server_fds):
     return pid, req_w, rep_r, workdir
 
 
-def discard_child(child):
+def discard_child(child, reaped=False):
     """Close, kill and reap a child that never got a job (and remove its directory)."""
     pid, req_w, rep_r, workdir = child
     for fd in (req_w, rep_r):
         os.close(fd)
-    reap_all(pid)
+    if not reaped:  # never signal a pid that was already reaped: it may belong to someone else now
+        reap_all(pid)
     remove_tree(workdir)
 
 
-def one_job(job, raw, lib_in, server_fds, child):
-    """Run one job in ``child`` (forked ahead by :func:`fork_child`; forked now if it is gone)."""
+def next_child(server_fds):
+    """:func:`fork_child`, or None when forking fails now (the job forks its child itself)."""
     try:
-        gone = child is not None and os.waitpid(child[0], os.WNOHANG)[0] != 0
-    except ChildProcessError:
-        gone = True
-    if gone:
-        discard_child(child)  # it died while waiting (killed from outside): never blame the candidate
-        child = None
+        return fork_child(server_fds)
+    except OSError:
+        return None
+
+
+def one_job(job, raw, lib_in, server_fds, child, ahead):
+    """Run one job in ``child`` (forked ahead by :func:`fork_child`; forked now if it is gone).
+
+    Returns the result and, where ``ahead`` (children switch uid), the next job's child,
+    forked while this job's candidate loads; ``ahead`` is a one-item list, so the
+    caller can discard that child if this raises.
+    """
+    if child is not None:
+        try:
+            gone = child[0] in LOST or os.waitpid(child[0], os.WNOHANG)[0] != 0
+        except ChildProcessError:
+            gone = True
+        if gone:  # it died while waiting (killed from outside): never blame the candidate
+            LOST.discard(child[0])
+            discard_child(child, reaped=True)
+            child = None
     if child is None:
         child = fork_child(server_fds)
     pid, req_w, rep_r, workdir = child
+    if MODE in ("uid", "bwrap-uid"):
+        os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
     started = time.monotonic()
     call, entry = job["call"], job["entry"]
     del job
@@ -676,6 +708,8 @@ def one_job(job, raw, lib_in, server_fds, child):
         trusted = json.loads(lib_in.line(math.inf))
         if sent is not None:
             raise sent
+        if ahead is not None:
+            ahead[0] = next_child(server_fds)
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
@@ -703,14 +737,14 @@ def one_job(job, raw, lib_in, server_fds, child):
         done, wait_status = pid, 0
     if status == "ok" and done == pid and not os.WIFEXITED(wait_status):
         detail = exit_detail(wait_status)
-    reap_all(pid if done != pid else -1)
+    reap_all(pid if done != pid else -1, ahead[0][0] if ahead and ahead[0] else 0)
     if status == "crash" and done == pid:
         detail = f"{detail}; {exit_detail(wait_status)}"
     remove_tree(workdir)
     if status == "timeout":
         passed = []  # how far a slow run got depends on the machine: keep releases reproducible
     passed = (passed + [False] * n)[:n]  # assertions after a crash fail
-    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}
+    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}, ahead and ahead[0]
 
 
 def read_header(reader):
@@ -793,20 +827,21 @@ def main():
     try:
         while True:
             if child is None:  # the next job's child, forked while the library prepares that job
-                try:
-                    child = fork_child(server_fds)
-                except OSError:
-                    child = None  # one_job forks it when the job comes
+                child = next_child(server_fds)
             try:
                 raw = read_exact(lib_in, int(read_header(lib_in)))
                 job = json.loads(raw)
             except (Abort, ValueError):
                 return
             child, ready = None, child
+            ahead = [None] if MODE in ("uid", "bwrap-uid") else None
             try:
-                result = one_job(job, raw, lib_in, server_fds, ready)
+                result, child = one_job(job, raw, lib_in, server_fds, ready, ahead)
             except Exception as err:  # noqa: BLE001 - report, keep serving
                 reap_all(-1)
+                if ahead and ahead[0]:
+                    discard_child(ahead[0], reaped=True)
+                LOST.clear()
                 result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
                           "seconds": 0.0}
             send(lib_out, result)
