@@ -469,8 +469,11 @@ def compiled(source, name):
     return code
 
 
-def run_tests(trusted, proxy, call_kind, entry, passed):
-    """Run setup and assertions in source order, appending each verdict to ``passed``."""
+def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
+    """Run setup and assertions in source order, appending each verdict to ``passed``.
+
+    ``meanwhile`` is called once the predicted calls are sent, while the candidate works.
+    """
     random.seed(trusted.get("seed", 0))
     namespace = {"__name__": "__test__"}
     for source in (trusted["prelude"], trusted["context"]):
@@ -486,6 +489,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
         names = ("candidate", entry)
     if call_kind == "function":
         proxy.pipeline(predicted_calls(trusted["steps"], names))
+    if meanwhile is not None:
+        meanwhile()
     setup_ok = True
     for setup, source in trusted["steps"]:
         if time.monotonic() > proxy.deadline:
@@ -708,14 +713,16 @@ def one_job(job, raw, lib_in, server_fds, child, ahead):
         trusted = json.loads(lib_in.line(math.inf))
         if sent is not None:
             raise sent
+        meanwhile = None
         if ahead is not None:
-            ahead[0] = next_child(server_fds)
+            def meanwhile():
+                ahead[0] = next_child(server_fds)
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
         proxy = Proxy(req_w, reader, deadline)
         try:
-            run_tests(trusted, proxy, call, entry, passed)
+            run_tests(trusted, proxy, call, entry, passed, meanwhile)
             proxy.check_hello()  # a candidate that was never called must still have loaded
             proxy.finish()
         except Abort as stop:
