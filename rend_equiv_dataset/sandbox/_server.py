@@ -747,7 +747,7 @@ def one_job(job, raw, lib_in, server_fds, child, ahead):
     reap_all(pid if done != pid else -1, ahead[0][0] if ahead and ahead[0] else 0)
     if status == "crash" and done == pid:
         detail = f"{detail}; {exit_detail(wait_status)}"
-    remove_tree(workdir)
+    SPENT.append(workdir)  # removed once the result is sent: every process that could use it is gone
     if status == "timeout":
         passed = []  # how far a slow run got depends on the machine: keep releases reproducible
     passed = (passed + [False] * n)[:n]  # assertions after a crash fail
@@ -780,6 +780,7 @@ def read_exact(reader, size):
 
 
 JOB_NUMBERS = itertools.count(1)
+SPENT = []  # working directories of finished jobs, to remove
 
 
 def send(fd, obj):
@@ -852,6 +853,8 @@ def main():
                 result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
                           "seconds": 0.0}
             send(lib_out, result)
+            while SPENT:
+                remove_tree(SPENT.pop())
     finally:
         if child is not None:
             discard_child(child)
