@@ -13,8 +13,10 @@ Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
   -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
   <- {"passed": [bool], "status", "detail", "seconds"}\n
-The server reads exactly the candidate part (never further), forks the child,
-and only then reads the trusted part: the child never has the tests in memory.
+The server reads exactly the candidate part (never further), hands it to the
+child, and only then reads the trusted part: the child never has its own tests
+in memory. The child was forked ahead of its job (:func:`fork_child`), so the
+fork and its setup are off the candidate's latency.
 """
 
 import collections
