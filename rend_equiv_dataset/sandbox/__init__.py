@@ -17,7 +17,10 @@ right values — which is what passing means. Replies must come one per request,
 in order; anything else on the channel is tampering and voids every verdict of
 that candidate. Calls whose arguments are literals in a leading run of plain
 ``assert`` statements are sent in one batch up front (one round trip instead of
-one per assertion); the child is forked before the tests reach the server.
+one per assertion); the child is forked before the tests reach the server —
+ahead of its job, in fact, so that forking and setting it up overlap other work
+(where children switch to a private uid, while the previous candidate runs: it
+stays root, out of that candidate's reach, until its own job comes).
 
 Each child gets: its own session and process group; CPU-time, address-space,
 file-size, process-count, open-file limits; standard input from ``/dev/null``
@@ -54,8 +57,9 @@ environment secrets, sockets, deep recursion and segfaults via ``ctypes``.
 What it does NOT protect against: kernel exploits and side channels; a candidate
 reading files the sandbox can see (the system and Python directories, read-only);
 a candidate that finds expected outputs by itself (hard-coding, or searching its
-own memory for remnants of earlier jobs' test code — children are forked before
-the current job's tests are sent, but the server's freed memory is not wiped);
+own memory for remnants of earlier jobs' test code — each child is forked before
+its own job's tests are sent, ahead of its job, but the server's memory is not
+wiped and, where children switch uid, still holds the previous job's tests);
 denial of service within the limits (it may use its full CPU and memory budget).
 Without bubblewrap as a normal user (:data:`Isolation.PLAIN`) there is NO network
 isolation, a candidate can signal other processes of the same user, and a

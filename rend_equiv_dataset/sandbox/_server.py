@@ -13,11 +13,14 @@ Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
   -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
   <- {"passed": [bool], "status", "detail", "seconds"}\n
-The server reads exactly the candidate part (never further), forks the child,
-and only then reads the trusted part: the child never has the tests in memory.
+The server reads exactly the candidate part (never further), hands it to the
+child, and only then reads the trusted part: the child never has its own tests
+in memory. The child was forked ahead of its job (:func:`fork_child`), so the
+fork and its setup are off the candidate's latency.
 """
 
 import collections
+import itertools
 import ctypes
 import json
 import math
@@ -154,11 +157,19 @@ class LineReader:
 # ----------------------------------------------------------------- the child
 
 
-def child_main(job, req_r, rep_w, workdir):
-    """Runs in the forked child: limits, isolation, then the candidate; never returns."""
+def child_main(req_r, rep_w, workdir, server):
+    """Runs in the forked child; never returns.
+
+    Forked ahead of its job (see :func:`fork_child`): everything that does not depend
+    on the job is done while the server waits for the next one, still as root and
+    with no candidate code in memory. Then it reads the job from the request pipe,
+    switches to the private uid, applies the job's limits and loads the candidate.
+    """
     try:
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != server:  # the server died before the line above
+            os._exit(0)
         os.setsid()
-        limits = job["limits"]
         a, b = os.dup(req_r), os.dup(rep_w)
         os.dup2(a, 3)
         os.dup2(b, 4)
@@ -171,33 +182,56 @@ def child_main(job, req_r, rep_w, workdir):
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
         os.chdir(workdir)
-        if MODE in ("uid", "bwrap-uid"):
-            os.setgroups([])
-            os.setgid(SANDBOX_UID)
-            os.setuid(SANDBOX_UID)
-        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # after setuid, which clears it
         for sig in IGNORED_IN_SERVER:
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        os.environ.clear()
+        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        reader = LineReader(3, 1 << 30)
+        warm_up()
+    except BaseException:
+        os._exit(121)
+    try:
+        job = json.loads(reader.line(math.inf))  # the server closed the pipe: Abort, exit
+    except BaseException:
+        os._exit(0)
+    try:
+        limits = job["limits"]
+        if MODE in ("uid", "bwrap-uid"):
+            os.setgroups([])
+            os.setgid(SANDBOX_UID)
+            os.setuid(SANDBOX_UID)
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # setuid cleared it
+        if os.getppid() != server:
+            os._exit(0)
         cpu = int(limits["cpu_seconds"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
         resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-        os.environ.clear()
-        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        code, entry, call = job["code"], job["entry"], job["call"]
+        del job
     except BaseException:
         os._exit(121)
-    code, entry, call = job["code"], job["entry"], job["call"]
-    del job
-    serve(code, entry, call)
+    serve(code, entry, call, reader)
     os._exit(0)
 
 
-def serve(code, entry, call):
+def warm_up():
+    """Touch, while waiting for the job, what loading and serving a candidate touches, so
+    the copy-on-write page faults this child owes the server are paid off the clock."""
+    job = json.loads(json.dumps({"code": "def warm(a, b):\n    return [a, (b,)]\n", "limits": {"cpu": 1}}))
+    namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+    exec(compile(job["code"], "<warm-up>", "exec", dont_inherit=True, optimize=0), namespace)
+    request = json.loads(json.dumps({"seq": 1, "args": [[1, 2.5, "x"], {"$t": [True, None]}]}))
+    value = namespace["warm"](*decode(request["args"]))
+    (json.dumps({"seq": request["seq"], "value": encode(value)}) + "\n").encode()
+
+
+def serve(code, entry, call, reader):
     """Load the candidate, then answer calls until the server closes the pipe."""
     import io
 
@@ -211,7 +245,6 @@ def serve(code, entry, call):
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
-    reader = LineReader(3, 1 << 30)
     while True:
         try:
             request = json.loads(reader.line(float("inf")))
@@ -299,14 +332,27 @@ class Proxy:
         return self.seq
 
     def pipeline(self, calls):
-        """Send the predicted calls' arguments now (at most 32 KiB: never blocks on a fresh pipe)."""
-        total = 0
+        """Send the predicted calls' arguments now, in one write (at most 32 KiB).
+
+        A candidate that exits on one of these calls may do so before the batch is
+        fully written: that is not an error here. Its answers so far are read in
+        order as the tests make the calls, and the first missing one stops the run
+        at the assertion where the candidate stopped.
+        """
+        total, batch = 0, []
         for args in calls:
             encoded = json.dumps(args)
             total += len(encoded)
             if total > 32 << 10:
-                return
-            self.ahead.append((self.request({"args": args}), encoded))
+                break
+            self.seq += 1
+            batch.append(json.dumps({"args": args, "seq": self.seq}).encode() + b"\n")
+            self.ahead.append((self.seq, encoded))
+        try:
+            write_all(self.fd, b"".join(batch), self.deadline)
+        except Abort as stop:
+            if stop.status != "crash":
+                raise
 
     def __call__(self, *args, **kwargs):
         return self.sticky(self.call, args, kwargs)
@@ -425,8 +471,11 @@ def compiled(source, name):
     return code
 
 
-def run_tests(trusted, proxy, call_kind, entry, passed):
-    """Run setup and assertions in source order, appending each verdict to ``passed``."""
+def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
+    """Run setup and assertions in source order, appending each verdict to ``passed``.
+
+    ``meanwhile`` is called once the predicted calls are sent, while the candidate works.
+    """
     random.seed(trusted.get("seed", 0))
     namespace = {"__name__": "__test__"}
     for source in (trusted["prelude"], trusted["context"]):
@@ -442,6 +491,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
         names = ("candidate", entry)
     if call_kind == "function":
         proxy.pipeline(predicted_calls(trusted["steps"], names))
+    if meanwhile is not None:
+        meanwhile()
     setup_ok = True
     for setup, source in trusted["steps"]:
         if time.monotonic() > proxy.deadline:
@@ -464,9 +515,13 @@ def run_tests(trusted, proxy, call_kind, entry, passed):
         passed.append(ok)
 
 
-def reap_all(child):
+def reap_all(child, keep=0):
     """Kill every process the job left and reap them (this server is a child subreaper,
-    so every descendant that outlives its parent becomes our child)."""
+    so every descendant that outlives its parent becomes our child).
+
+    ``keep``: the next job's child (root, still without a job), spared; if it died all
+    the same, it is reaped here and recorded in :data:`LOST`.
+    """
     if child > 0:
         for kill in (os.killpg, os.kill):
             try:
@@ -485,7 +540,10 @@ def reap_all(child):
                 return
             if pid == 0:
                 break
-        kids = children()
+            if pid == keep:
+                LOST.add(pid)
+                keep = 0
+        kids = [pid for pid in children() if pid != keep]
         if not kids:
             return
         if MODE in ("bwrap", "bwrap-uid"):
@@ -513,6 +571,9 @@ def reap_all(child):
             except (ProcessLookupError, PermissionError):
                 pass
         time.sleep(0.0005)
+
+
+LOST = set()  # children forked ahead of their job that died and were reaped before it came
 
 
 def children():
@@ -562,38 +623,108 @@ def exit_detail(status):
     return f"exited with status {os.WEXITSTATUS(status)}"
 
 
-def one_job(job, lib_in, lib_out, counter):
-    workdir = os.path.join(BASE, f"job{counter}")
+def fork_child(server_fds):
+    """Fork the child of the NEXT job, with its private working directory and pipes.
+
+    The fork and the child's job-independent setup then overlap the current job (or
+    the library's turnaround) instead of delaying the next one. Where children switch
+    to the private uid, this happens while the current candidate runs (see one_job):
+    the new child stays root, with the server's "not dumpable" flag, until its job
+    comes, and its directory stays root's, so the running candidate can neither signal,
+    trace nor enter it. Elsewhere (everything under one uid) it happens between jobs,
+    when the previous job's processes are all reaped. The child inherits the server's
+    memory at that point, which holds earlier jobs' tests (documented), never its own.
+    Returns (pid, request fd, reply fd, workdir).
+    """
+    workdir = os.path.join(BASE, f"job{next(JOB_NUMBERS)}")
     os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
-    os.mkdir(workdir, 0o700)
-    if MODE in ("uid", "bwrap-uid"):
-        os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
+    os.mkdir(workdir, 0o700)  # root's until the job comes (see one_job): no candidate can enter it
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
-    started = time.monotonic()
-    pid = os.fork()
+    server = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:
+        for fd in (req_r, req_w, rep_r, rep_w):
+            os.close(fd)
+        remove_tree(workdir)
+        raise
     if pid == 0:
         try:  # the child must never unwind into the server's stack
             os.close(req_w)
             os.close(rep_r)
-            for fd in (lib_in.fd, lib_out):
+            for fd in server_fds:
                 os.close(fd)
-            child_main(job, req_r, rep_w, workdir)
+            child_main(req_r, rep_w, workdir, server)
         finally:
             os._exit(1)
     os.close(req_r)
     os.close(rep_w)
+    return pid, req_w, rep_r, workdir
+
+
+def discard_child(child, reaped=False):
+    """Close, kill and reap a child that never got a job (and remove its directory)."""
+    pid, req_w, rep_r, workdir = child
+    for fd in (req_w, rep_r):
+        os.close(fd)
+    if not reaped:  # never signal a pid that was already reaped: it may belong to someone else now
+        reap_all(pid)
+    remove_tree(workdir)
+
+
+def next_child(server_fds):
+    """:func:`fork_child`, or None when forking fails now (the job forks its child itself)."""
+    try:
+        return fork_child(server_fds)
+    except OSError:
+        return None
+
+
+def one_job(job, raw, lib_in, server_fds, child, ahead):
+    """Run one job in ``child`` (forked ahead by :func:`fork_child`; forked now if it is gone).
+
+    Returns the result and, where ``ahead`` (children switch uid), the next job's child,
+    forked while this job's candidate loads; ``ahead`` is a one-item list, so the
+    caller can discard that child if this raises.
+    """
+    if child is not None:
+        try:
+            gone = child[0] in LOST or os.waitpid(child[0], os.WNOHANG)[0] != 0
+        except ChildProcessError:
+            gone = True
+        if gone:  # it died while waiting (killed from outside): never blame the candidate
+            LOST.discard(child[0])
+            discard_child(child, reaped=True)
+            child = None
+    if child is None:
+        child = fork_child(server_fds)
+    pid, req_w, rep_r, workdir = child
+    if MODE in ("uid", "bwrap-uid"):
+        os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
+    started = time.monotonic()
     call, entry = job["call"], job["entry"]
     del job
     passed, status, detail, n = [], "ok", "", 0
     try:
+        try:  # the child starts loading the candidate while the tests are read
+            write_all(req_w, raw.replace(b"\n", b" ") + b"\n", started + 60)  # one line (valid JSON: no raw newline in strings)
+            sent = None
+        except Abort as stop:
+            sent = stop
         trusted = json.loads(lib_in.line(math.inf))
+        if sent is not None:
+            raise sent
+        meanwhile = None
+        if ahead is not None:
+            def meanwhile():
+                ahead[0] = next_child(server_fds)
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
         proxy = Proxy(req_w, reader, deadline)
         try:
-            run_tests(trusted, proxy, call, entry, passed)
+            run_tests(trusted, proxy, call, entry, passed, meanwhile)
             proxy.check_hello()  # a candidate that was never called must still have loaded
             proxy.finish()
         except Abort as stop:
@@ -615,14 +746,14 @@ def one_job(job, lib_in, lib_out, counter):
         done, wait_status = pid, 0
     if status == "ok" and done == pid and not os.WIFEXITED(wait_status):
         detail = exit_detail(wait_status)
-    reap_all(pid if done != pid else -1)
+    reap_all(pid if done != pid else -1, ahead[0][0] if ahead and ahead[0] else 0)
     if status == "crash" and done == pid:
         detail = f"{detail}; {exit_detail(wait_status)}"
-    remove_tree(workdir)
+    SPENT.append(workdir)  # removed once the result is sent: every process that could use it is gone
     if status == "timeout":
         passed = []  # how far a slow run got depends on the machine: keep releases reproducible
     passed = (passed + [False] * n)[:n]  # assertions after a crash fail
-    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}
+    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}, ahead and ahead[0]
 
 
 def read_header(reader):
@@ -648,6 +779,10 @@ def read_exact(reader, size):
         chunks.append(chunk)
         left -= len(chunk)
     return b"".join(chunks)
+
+
+JOB_NUMBERS = itertools.count(1)
+SPENT = []  # working directories of finished jobs, to remove
 
 
 def send(fd, obj):
@@ -697,22 +832,34 @@ def main():
     lib_in = LineReader(lib_in_fd, 1 << 31)
     lib_in.fd = lib_in_fd
     send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE})
-    counter = 0
+    server_fds = (lib_in_fd, lib_out)
+    child = None
     try:
         while True:
+            if child is None:  # the next job's child, forked while the library prepares that job
+                child = next_child(server_fds)
             try:
-                job = json.loads(read_exact(lib_in, int(read_header(lib_in))))
+                raw = read_exact(lib_in, int(read_header(lib_in)))
+                job = json.loads(raw)
             except (Abort, ValueError):
                 return
-            counter += 1
+            child, ready = None, child
+            ahead = [None] if MODE in ("uid", "bwrap-uid") else None
             try:
-                result = one_job(job, lib_in, lib_out, counter)
+                result, child = one_job(job, raw, lib_in, server_fds, ready, ahead)
             except Exception as err:  # noqa: BLE001 - report, keep serving
                 reap_all(-1)
+                if ahead and ahead[0]:
+                    discard_child(ahead[0], reaped=True)
+                LOST.clear()
                 result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
                           "seconds": 0.0}
             send(lib_out, result)
+            while SPENT:
+                remove_tree(SPENT.pop())
     finally:
+        if child is not None:
+            discard_child(child)
         reap_all(-1)
         remove_tree(BASE)
 

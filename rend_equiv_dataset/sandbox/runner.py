@@ -297,12 +297,12 @@ class Sandbox:
 
     def execute(self, problem: _ProblemLike, code: str, *, timeout: float) -> Execution:
         """Execute with an explicit wall-clock timeout (seconds)."""
-        danger = tuple(danger_scan(code))
         n = len(problem.assertions)
         try:
             self.start()
         except (OSError, RuntimeError) as err:
-            return Execution((False,) * n, Status.INFRA_ERROR, f"sandbox start failed: {err}", 0.0, danger)
+            return Execution((False,) * n, Status.INFRA_ERROR, f"sandbox start failed: {err}", 0.0,
+                             tuple(danger_scan(code)))
         limits = {
             "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
             "file_bytes": self.limits.file_bytes, "processes": self.limits.processes,
@@ -316,7 +316,9 @@ class Sandbox:
                    "timeout": timeout, "seed": 0}
         started = time.monotonic()
         head = json.dumps(job).encode()
-        if not self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n"):
+        sent = self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n")
+        danger = tuple(danger_scan(code))  # scanned while the server runs the job
+        if not sent:
             self._kill()
             return Execution((False,) * n, Status.CRASH, "sandbox server died", 0.0, danger)
         # the server enforces the timeout itself; this only catches a server that stopped answering

@@ -25,6 +25,23 @@ DANGER_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
+# For each pattern, substrings of which every match contains at least one: a pattern
+# whose substrings are all absent cannot match, so its (much slower) regex is skipped.
+# tests/sandbox/test_scan.py checks the scan against the plain regexes.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "process": ("subprocess", "os.", "multiprocessing", "pty"),
+    "network": ("socket", "urllib", "http.client", "requests", "ftplib", "smtplib"),
+    "ctypes": ("ctypes", "cffi"),
+    "filesystem": ("shutil.rmtree", "os.", "open"),
+    "exit": ("exit", "quit", "SystemExit"),
+    "introspection": ("_getframe", "f_back", "f_globals", "__subclasses__", "__globals__", "gc.", "inspect",
+                      "builtins"),
+    "dynamic_code": ("eval", "exec", "compile", "__import__", "importlib"),
+    "environment": ("os.environ", "getenv", "putenv"),
+    "signals": ("signal.", "resource."),
+}
+
+
 def danger_scan(code: str) -> list[str]:
     """Names of the danger patterns the code matches, sorted.
 
@@ -33,4 +50,5 @@ def danger_scan(code: str) -> list[str]:
     >>> danger_scan("def f(x):\\n    return x + 1\\n")
     []
     """
-    return sorted(name for name, pattern in DANGER_PATTERNS.items() if pattern.search(code))
+    return sorted(name for name, pattern in DANGER_PATTERNS.items()
+                  if any(needed in code for needed in NEEDS[name]) and pattern.search(code))

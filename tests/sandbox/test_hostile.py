@@ -392,3 +392,44 @@ def forks():
 """
     run = clean.run(bounded, code)
     assert run.label == 1, run  # the candidate itself reports being stopped below the limit
+
+
+def test_a_candidate_cannot_reach_the_next_candidates_child(clean, add_problem):
+    """Where children switch uid, the next job's child exists while a candidate runs
+    (forked ahead): the candidate can neither signal it nor plant files for it."""
+    box, ADD = clean, add_problem
+    if box.isolation is Isolation.PLAIN:
+        pytest.skip("under one uid a candidate can signal the server's processes (documented)")
+    meddle = """
+import os, signal
+def add(a, b):
+    here = os.getcwd()
+    base, name = os.path.split(here)
+    number = int(name[3:]) if name.startswith("job") and name[3:].isdigit() else 0
+    for k in range(number + 1, number + 4):
+        try:
+            with open(os.path.join(base, "job%d" % k, "planted.txt"), "w") as handle:
+                handle.write("x")
+        except OSError:
+            pass
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                try:
+                    os.kill(int(pid), sig)
+                except OSError:
+                    pass
+    return None
+"""
+    inspect = """
+import os
+def add(a, b):
+    return a + b if sorted(os.listdir(".")) == ["output.txt"] else None
+"""
+    starts = box.starts
+    for _ in range(3):
+        run = box.run(ADD, meddle)
+        assert run.label == 0 and not any(run.passed), run
+        after = box.run(ADD, inspect)
+        assert after.label == 1 and after.status is Status.OK, after
+    assert box.starts == starts  # the server was never hit
