@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import io
 import math
 import struct
 import zlib

@@ -5,6 +5,7 @@ One distance serves every rule. Numbers use the relative difference
 labels use 0/1. Tolerances τ: 0.05 for numbers, 0 for labels. An
 unparseable answer (``None``) is never correct and never agrees.
 
+>>> from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap
 >>> is_correct(104.0, "100", "number"), is_correct(106.0, "100", "number")
 (True, False)
 >>> residual(20.0, 10.0, Affine(2.0, 0.0), "number")
