@@ -544,13 +544,15 @@ def reap_all(child, keep=0):
                 LOST.add(pid)
                 keep = 0
         kids = [pid for pid in children() if pid != keep]
-        if not kids:
+        others = namespace_others(keep) if MODE in ("bwrap", "bwrap-uid") else []
+        if not kids and not others:
             return
-        if MODE in ("bwrap", "bwrap-uid"):
-            try:
-                os.kill(-1, signal.SIGKILL)  # own PID namespace: everything but init and this server
-            except ProcessLookupError:
-                pass
+        if others:
+            for pid in others:  # own PID namespace: everything but init, this server and ``keep``
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         elif MODE == "uid":
             pid = os.fork()
             if pid == 0:
@@ -574,6 +576,17 @@ def reap_all(child, keep=0):
 
 
 LOST = set()  # children forked ahead of their job that died and were reaped before it came
+
+
+def namespace_others(keep):
+    """Every process in this server's PID namespace (under bubblewrap) but init, the
+    server and ``keep``: also those not yet reparented to the server, so none escapes."""
+    me = os.getpid()
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me, keep):
+            found.append(int(name))
+    return found
 
 
 def children():
