@@ -17,9 +17,9 @@ import time
 
 import numpy as np
 
-from rend_equiv_dataset.charts.families import _spread
-from rend_equiv_dataset.edits.controls import has_min_gap
-from rend_equiv_dataset.generators.figures import (
+from rend_equiv_dataset.figures.charts.families import _spread
+from rend_equiv_dataset.figures.edits.controls import has_min_gap
+from rend_equiv_dataset.figures.generate import (
     generate_instance,
     generate_instances,
     generate_matched_cycle,

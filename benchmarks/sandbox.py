@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rend_equiv_dataset.loaders.problems import load_humaneval  # noqa: E402
-from rend_equiv_dataset.sandbox import Isolation, Sandbox  # noqa: E402
-from rend_equiv_dataset.sandbox.runner import bwrap_works  # noqa: E402
+from rend_equiv_dataset.panels.problems import load_humaneval  # noqa: E402
+from rend_equiv_dataset.panels.sandbox import Isolation, Sandbox  # noqa: E402
+from rend_equiv_dataset.panels.sandbox.runner import bwrap_works  # noqa: E402
 
 
 def time_sandbox(problem, code: str, runs: int, isolation: Isolation) -> tuple[float, float]:

@@ -27,12 +27,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rend_equiv_dataset.loaders.predictions import Prediction  # noqa: E402
-from rend_equiv_dataset.scoring import metrics as m  # noqa: E402
-from rend_equiv_dataset.scoring.evaluation import Bootstrap, columns, evaluate  # noqa: E402
-from rend_equiv_dataset.scoring.instances import group_instances, score_instance  # noqa: E402
-from rend_equiv_dataset.scoring.simulate import simulate  # noqa: E402
-from rend_equiv_dataset.scoring.synthetic import synthetic_renderings  # noqa: E402
+from rend_equiv_dataset.figures.scoring.predictions import Prediction  # noqa: E402
+from rend_equiv_dataset.figures.scoring import metrics as m  # noqa: E402
+from rend_equiv_dataset.figures.scoring.evaluation import Bootstrap, columns, evaluate  # noqa: E402
+from rend_equiv_dataset.figures.scoring.instances import group_instances, score_instance  # noqa: E402
+from rend_equiv_dataset.figures.scoring.simulate import simulate  # noqa: E402
+from rend_equiv_dataset.figures.scoring.synthetic import synthetic_renderings  # noqa: E402
 
 READER = "0.35*perfect+0.2*scale:1.3+0.15*offset:25+0.15*permute:swap+0.15*noise:0.1"
 

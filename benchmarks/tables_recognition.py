@@ -1,6 +1,6 @@
 """Recognising a question as a template: enumerate every question vs one pattern per template.
 
-Tier 1 of :func:`rend_equiv_dataset.generators.table_questions.recognise` matches a
+Tier 1 of :func:`rend_equiv_dataset.figures.tables.questions.recognise` matches a
 question against the exact text a template produces for the chart. The naive
 way formats every (type, series, categories) question — m² pairs for the
 two-category types — and compares strings; the package turns each template
@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np  # noqa: E402
 
-from rend_equiv_dataset.charts.data import ChartData, Family, Series  # noqa: E402
-from rend_equiv_dataset.charts.questions import QUESTION_TYPES, Question, pose, question_text  # noqa: E402
-from rend_equiv_dataset.generators.table_questions import recognise, with_question_words  # noqa: E402
+from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series  # noqa: E402
+from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, pose, question_text  # noqa: E402
+from rend_equiv_dataset.figures.tables.questions import recognise, with_question_words  # noqa: E402
 
 
 def naive(chart: ChartData, text: str) -> set[Question]:

@@ -1,17 +1,17 @@
 """Effective votes n_eff = k / (1 + (k - 1) * mean pairwise phi) of a judge panel, with and without a signal.
 
-Thin over rend_equiv_dataset.scoring.panel.effective; the formula lives there.
+Thin over rend_equiv_dataset.panels.metrics.effective; the formula lives there.
 """
 
 import datasets
 import evaluate
 import numpy as np
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.scoring.panel.data import PanelData
-from rend_equiv_dataset.scoring.panel.effective import error_vectors
-from rend_equiv_dataset.scoring.panel.effective import mean_pairwise_phi
-from rend_equiv_dataset.scoring.panel.effective import n_eff
-from rend_equiv_dataset.scoring.panel.effective import n_eff_with_signal
+from rend_equiv_dataset.panels.metrics.data import PanelData
+from rend_equiv_dataset.panels.metrics.effective import error_vectors
+from rend_equiv_dataset.panels.metrics.effective import mean_pairwise_phi
+from rend_equiv_dataset.panels.metrics.effective import n_eff
+from rend_equiv_dataset.panels.metrics.effective import n_eff_with_signal
 
 _CITATION = """
 @article{kohli_2026_nine_judges,

@@ -3,7 +3,7 @@
 import datasets
 import evaluate
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.scoring.signals import ibem_summary
+from rend_equiv_dataset.figures.scoring.signals import ibem_summary
 
 _CITATION = """\
 @article{rendequiv2026,

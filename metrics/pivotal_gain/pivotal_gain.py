@@ -1,15 +1,15 @@
 """Pivotal-stratified gain: what a verification signal adds to a k-judge panel, where it can add it.
 
-Thin over rend_equiv_dataset.scoring.panel; the rules live there.
+Thin over rend_equiv_dataset.panels.metrics; the rules live there.
 """
 
 import datasets
 import evaluate
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.scoring.panel.data import PanelData
-from rend_equiv_dataset.scoring.panel.gains import stratified_gain
-from rend_equiv_dataset.scoring.panel.replacement import Rule
-from rend_equiv_dataset.scoring.panel.replacement import RuleKind
+from rend_equiv_dataset.panels.metrics.data import PanelData
+from rend_equiv_dataset.panels.metrics.gains import stratified_gain
+from rend_equiv_dataset.panels.metrics.replacement import Rule
+from rend_equiv_dataset.panels.metrics.replacement import RuleKind
 
 _CITATION = """
 @article{pivotal_vote_2026,

@@ -3,7 +3,7 @@
 import datasets
 import evaluate
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.scoring.signals import rea_from_outputs
+from rend_equiv_dataset.figures.scoring.signals import rea_from_outputs
 
 _CITATION = """\
 @article{khanbayov2026consensus,

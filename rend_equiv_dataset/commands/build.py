@@ -110,12 +110,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"expected a repository id like 'owner/name', got {args.push_to_hub!r}", field="--push-to-hub")
     hub.check_output_dir(args.out, overwrite=args.overwrite)
 
-    from rend_equiv_dataset.generators.figures import generate_instances, generate_matched_cycle
-    from rend_equiv_dataset.release import ReleaseSettings, build_release
+    from rend_equiv_dataset.figures.generate import generate_instances, generate_matched_cycle
+    from rend_equiv_dataset.figures.release import ReleaseSettings, build_release
 
     table_report = None
     if args.from_tables is not None:
-        from rend_equiv_dataset.generators.from_tables import table_release
+        from rend_equiv_dataset.figures.tables.build import table_release
 
         instance_sets, settings, table_report = table_release(
             args.from_tables, family=args.family, seeds=seeds, suite=args.table_suite, rerenders=rerenders,
@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{name} {n}" for name, n in summary.rows.items())
     print(f"wrote {summary.folder} ({counts} rows)")
     if table_report is not None:
-        from rend_equiv_dataset.generators.from_tables import write_table_report
+        from rend_equiv_dataset.figures.tables.build import write_table_report
 
         print(write_table_report(summary.folder, table_report))
     if args.push_to_hub:

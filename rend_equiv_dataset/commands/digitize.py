@@ -2,7 +2,7 @@
 
 Real figures come without their data (paper §6 "Transfer to real figures",
 Appendix D). The model is asked for each chart's table in the format of
-:data:`rend_equiv_dataset.loaders.digitized.DIGITIZE_PROMPT`; each answer is
+:data:`rend_equiv_dataset.figures.tables.digitized.DIGITIZE_PROMPT`; each answer is
 parsed strictly, and every failure is kept and counted by reason in
 ``TABLES/_digitize/report.json`` with the raw output. A killed run resumes:
 answers are appended as they come (beside ``TABLES``) and the table folder is
@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.harness.figure_run import check_model_argument
-    from rend_equiv_dataset.loaders.digitized import DigitizeRun, run_digitize
+    from rend_equiv_dataset.figures.tables.digitized import DigitizeRun, run_digitize
 
     check_model_argument(args.model)
     report = run_digitize(DigitizeRun(

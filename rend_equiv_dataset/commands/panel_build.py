@@ -37,12 +37,12 @@ def run(args: argparse.Namespace) -> int:
 
     from rend_equiv_dataset import __version__
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.generators.judges import DIFFICULTY_WEIGHT, default_judges, simulate_votes
-    from rend_equiv_dataset.generators.mutants import mutation_pool
-    from rend_equiv_dataset.generators.panel import execute, write_release
+    from rend_equiv_dataset.panels.judges import DIFFICULTY_WEIGHT, default_judges, simulate_votes
+    from rend_equiv_dataset.panels.candidates.mutants import mutation_pool
+    from rend_equiv_dataset.panels.build import execute, write_release
     from rend_equiv_dataset.hub import check_output_dir
-    from rend_equiv_dataset.loaders.candidates import load_candidates, load_verdicts
-    from rend_equiv_dataset.loaders.problems import load_problems
+    from rend_equiv_dataset.panels.candidates.read import load_candidates, load_verdicts
+    from rend_equiv_dataset.panels.problems import load_problems
 
     out = check_output_dir(args.out, overwrite=args.overwrite)
     if args.per_problem < 1 or args.correct_per_problem < 1 or args.correct_per_problem > args.per_problem:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         source = "file"
         judge_info = {"file": str(args.judges), "unparseable_first_lines": verdicts.unparseable}
 
-    from rend_equiv_dataset.generators.panel import make_records
+    from rend_equiv_dataset.panels.build import make_records
 
     records = make_records(results, votes, judges, lines, source)
     provenance = {

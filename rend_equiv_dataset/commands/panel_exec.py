@@ -19,9 +19,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.generators.panel import execute
-    from rend_equiv_dataset.loaders.candidates import load_candidates
-    from rend_equiv_dataset.loaders.problems import load_problems
+    from rend_equiv_dataset.panels.build import execute
+    from rend_equiv_dataset.panels.candidates.read import load_candidates
+    from rend_equiv_dataset.panels.problems import load_problems
 
     out = Path(args.out)
     if out.is_dir() or not out.resolve().parent.is_dir():

@@ -20,10 +20,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.commands.panel_solve import panel_run
-    from rend_equiv_dataset.generators.judges import JUDGE_TEMPLATE, build_judge_prompt
+    from rend_equiv_dataset.panels.judges import JUDGE_TEMPLATE, build_judge_prompt
     from rend_equiv_dataset.harness.panel_run import TextJob, inputs_fingerprint, run_text_jobs
-    from rend_equiv_dataset.loaders.candidates import load_candidates
-    from rend_equiv_dataset.loaders.problems import load_problems
+    from rend_equiv_dataset.panels.candidates.read import load_candidates
+    from rend_equiv_dataset.panels.problems import load_problems
 
     settings = panel_run(args, "judge", args.judge_name)
     problems = load_problems(args.problems).by_id()

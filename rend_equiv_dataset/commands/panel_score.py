@@ -46,11 +46,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.hub import atomic_dir, check_output_dir
-    from rend_equiv_dataset.loaders.panel_records import load_panel_records
-    from rend_equiv_dataset.scoring.panel.coverage import DEFAULT_COVERAGE
-    from rend_equiv_dataset.scoring.panel.render import draw_figures, render_markdown
-    from rend_equiv_dataset.scoring.panel.report import build_report, json_ready
-    from rend_equiv_dataset.scoring.panel.source import panel_from_records
+    from rend_equiv_dataset.panels.records import load_panel_records
+    from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
+    from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown
+    from rend_equiv_dataset.panels.metrics.report import build_report, json_ready
+    from rend_equiv_dataset.panels.metrics.source import panel_from_records
 
     check_output_dir(args.out, overwrite=args.overwrite)
     records = load_panel_records(args.records)

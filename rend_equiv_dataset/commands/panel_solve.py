@@ -59,9 +59,9 @@ def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: i
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.generators.judges import SOLVER_TEMPLATE, build_solver_prompt, extract_code
+    from rend_equiv_dataset.panels.judges import SOLVER_TEMPLATE, build_solver_prompt, extract_code
     from rend_equiv_dataset.harness.panel_run import TextJob, inputs_fingerprint, run_text_jobs
-    from rend_equiv_dataset.loaders.problems import load_problems
+    from rend_equiv_dataset.panels.problems import load_problems
 
     settings = panel_run(args, "solve", args.solver_name)
     problems = load_problems(args.problems).problems[: args.limit]

@@ -18,8 +18,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.scoring.pipeline import check_threshold, score_files
-    from rend_equiv_dataset.scoring.report import check_report_dir, write_report
+    from rend_equiv_dataset.figures.scoring.pipeline import check_threshold, score_files
+    from rend_equiv_dataset.figures.scoring.report import check_report_dir, write_report
 
     check_threshold(args.threshold)
     if args.resamples < 0:

@@ -20,9 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset import __version__
-    from rend_equiv_dataset.loaders.predictions import write_predictions
-    from rend_equiv_dataset.loaders.release import dataset_fingerprint, load_matched_renderings, load_renderings
-    from rend_equiv_dataset.scoring.simulate import parse_spec, simulate
+    from rend_equiv_dataset.figures.scoring.predictions import write_predictions
+    from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_matched_renderings, load_renderings
+    from rend_equiv_dataset.figures.scoring.simulate import parse_spec, simulate
 
     parse_spec(args.reader)
     renderings = load_renderings(args.data)

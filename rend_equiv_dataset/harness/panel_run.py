@@ -1,17 +1,17 @@
 """LLM judges and solvers over code problems (pivotal-vote-panels.md §4), resumable.
 
-- Solvers: the problem's prompt (:func:`~rend_equiv_dataset.generators.judges.build_solver_prompt`),
+- Solvers: the problem's prompt (:func:`~rend_equiv_dataset.panels.judges.build_solver_prompt`),
   temperature 0 (0.2 on LiveCodeBench in the paper: ``--temperature 0.2``);
-  the reply's code (:func:`~rend_equiv_dataset.generators.judges.extract_code`)
+  the reply's code (:func:`~rend_equiv_dataset.panels.judges.extract_code`)
   becomes a candidate line ``problem_id, candidate_id, solver, code`` that
   ``panel exec`` / ``panel build --candidates`` read.
 - Judges: the blind prompt (problem and code only,
-  :func:`~rend_equiv_dataset.generators.judges.build_judge_prompt`) at
+  :func:`~rend_equiv_dataset.panels.judges.build_judge_prompt`) at
   temperature 0; the reply becomes a verdict line ``candidate_id, judge,
   response`` whose first line ``panel build --judges`` parses. One file per
   judge model; concatenate them for a panel.
 
-The prompts live with the verdict parser in :mod:`rend_equiv_dataset.generators.judges`
+The prompts live with the verdict parser in :mod:`rend_equiv_dataset.panels.judges`
 (one home); this module runs them with the same interface, sharding and resume
 store as the figure run. The inputs' fingerprint is part of the run key, so
 verdicts on changed candidates are never reused.

@@ -64,6 +64,6 @@ def model_revision(model: str, revision: str | None) -> str:
 
 def dataset_fingerprint(data_dir: Path) -> str:
     """The release's fingerprint, as the scorer computes and checks it."""
-    from rend_equiv_dataset.loaders.release import dataset_fingerprint as shared
+    from rend_equiv_dataset.figures.release.read import dataset_fingerprint as shared
 
     return str(shared(data_dir))

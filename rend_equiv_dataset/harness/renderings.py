@@ -3,7 +3,7 @@
 The images stay undecoded until a rendering is answered, so an image that
 cannot be decoded fails that rendering only (it is recorded as an error).
 
-The parquet files the card names (:func:`rend_equiv_dataset.loaders.release.renderings_files`,
+The parquet files the card names (:func:`rend_equiv_dataset.figures.release.read.renderings_files`,
 shared with the scorer) are read directly, not through
 ``load_dataset``'s Arrow cache: with datasets 5.2 that cache is keyed by the
 folder's *name* and config only, so two different releases in folders with the
@@ -37,7 +37,7 @@ def load_renderings(data_dir: Path) -> Any:
     """
     import datasets
 
-    from rend_equiv_dataset.loaders.release import renderings_files
+    from rend_equiv_dataset.figures.release.read import renderings_files
 
     data_dir = Path(data_dir)
     if not data_dir.is_dir():

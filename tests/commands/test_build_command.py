@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from rend_equiv_dataset.cli import main
-from rend_equiv_dataset.release.build import cache_folder
+from rend_equiv_dataset.figures.release.build import cache_folder
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["--per-family", "1", "--rerenders", "1", "--matched-cycle", "1", "--no-progress"]

@@ -140,7 +140,7 @@ def _score(data: Path, preds: Path, report: Path) -> dict:
 
 def test_build_run_with_one_and_two_processes_then_score(built_release: Path, tiny_vlm: Path, tmp_path: Path) -> None:
     """Build a release, run it in one process (with every baseline) and in two, score both."""
-    from rend_equiv_dataset.loaders.release import load_renderings
+    from rend_equiv_dataset.figures.release.read import load_renderings
 
     ids = sorted(r.render_id for r in load_renderings(built_release))
     common = ["--data", str(built_release), "--model", str(tiny_vlm), "--max-new-tokens", "2", "--batch-size", "4"]
@@ -192,7 +192,7 @@ def test_sigkill_at_several_points_then_resume_with_other_process_counts(tiny_vl
 
 
 def test_panel_judge_resumes_after_sigkill(tiny_text: Path, tmp_path: Path) -> None:
-    from rend_equiv_dataset.loaders.candidates import load_verdicts
+    from rend_equiv_dataset.panels.candidates.read import load_verdicts
 
     cands = tmp_path / "cands.jsonl"
     rows = [

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rend_equiv_dataset.cli import main
-from rend_equiv_dataset.loaders.candidates import load_candidates, load_verdicts
+from rend_equiv_dataset.panels.candidates.read import load_candidates, load_verdicts
 
 
 @pytest.fixture(scope="module")

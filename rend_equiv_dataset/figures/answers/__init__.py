@@ -1,0 +1,1 @@
+"""Answers: free text → number or label (:mod:`.parse`), and relaxed correctness, agreement and residuals (:mod:`.relaxed`)."""

@@ -1,0 +1,86 @@
+"""Difficulty controls of paper §5, in one place.
+
+An edited instance should be no harder to read than its base: the same
+number of series and points, a comparable value range, and no new
+near-ties. Near-ties are ruled out in base and edited data alike by a
+minimum relative gap between consecutive ranked values of every series
+(DESIGN §3.1). The generator resamples whatever fails these checks.
+
+>>> has_min_gap((10.0, 20.0, 30.0))
+True
+>>> has_min_gap((10.0, 10.2, 30.0))   # 2% apart: a near-tie
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rend_equiv_dataset.figures.charts.data import ChartData, Family
+
+MIN_REL_GAP = 0.05
+"""Smallest allowed (b - a) / max(|a|, |b|) between consecutive ranked values of a series."""
+
+MAX_RANGE_RATIO = 2.5
+"""Largest allowed ratio between the value spans of edited and base data (either way)."""
+
+POINT_CHANGE: dict[str, int] = {"delete_max": -1}
+"""Edits that change the number of points by definition; every other edit keeps it."""
+
+
+def relative_gaps(values: Sequence[float]) -> tuple[float, ...]:
+    """Relative gaps between consecutive ranked values.
+
+    >>> relative_gaps((30.0, 10.0, 20.0))
+    (0.5, 0.3333333333333333)
+    """
+    ranked = sorted(values)
+    gaps = []
+    for low, high in zip(ranked, ranked[1:]):
+        scale = max(abs(low), abs(high))
+        gaps.append(0.0 if scale == 0 else (high - low) / scale)
+    return tuple(gaps)
+
+
+def has_min_gap(values: Sequence[float], min_gap: float = MIN_REL_GAP) -> bool:
+    """Whether no two values of a series are nearer than ``min_gap`` (relative)."""
+    return all(gap >= min_gap for gap in relative_gaps(values))
+
+
+def chart_has_min_gaps(data: ChartData, min_gap: float = MIN_REL_GAP) -> bool:
+    """Whether every series of the chart is free of near-ties."""
+    return all(has_min_gap(s.values, min_gap) for s in data.series)
+
+
+def value_span(data: ChartData) -> float:
+    """Largest magnitude the value axis must show (stack totals for stacked bars)."""
+    if data.family is Family.STACKED_BAR:
+        totals = [sum(column) for column in zip(*(s.values for s in data.series))]
+        return max(abs(t) for t in totals)
+    return max(abs(v) for s in data.series for v in s.values)
+
+
+def violations(base: ChartData, edited: ChartData, edit_type: str) -> tuple[str, ...]:
+    """The difficulty controls an edit breaks (empty when it keeps them all).
+
+    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> base = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (10.0, 20.0, 30.0)),))
+    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 30.5)),)), "offset")
+    ()
+    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 200.0)),)), "scale")
+    ('value range changes by more than 2.5x',)
+    """
+    problems = []
+    if len(edited.series) != len(base.series):
+        problems.append("series count changes")
+    expected_points = len(base.categories) + POINT_CHANGE.get(edit_type, 0)
+    if len(edited.categories) != expected_points:
+        problems.append(f"point count {len(edited.categories)}, expected {expected_points}")
+    if not chart_has_min_gaps(edited):
+        problems.append(f"near-tie: ranked values closer than {MIN_REL_GAP:.0%}")
+    if min(v for s in edited.series for v in s.values) <= 0:
+        problems.append("a value is not positive")
+    ratio = value_span(edited) / value_span(base)
+    if not 1 / MAX_RANGE_RATIO <= ratio <= MAX_RANGE_RATIO:
+        problems.append(f"value range changes by more than {MAX_RANGE_RATIO}x")
+    return tuple(problems)

@@ -1,0 +1,154 @@
+"""The edit operators g of DESIGN §3.3, as one table keyed by edit type.
+
+Each operator takes the base chart data, the posed question and a seeded
+generator, and proposes an edit: the edited data g(D) and JSON-able
+parameters. It returns ``None`` when it cannot apply to this chart and
+question (delete_max would delete a category the question names). The
+answer-transform φ_g is not decided here but by the question table
+(:mod:`rend_equiv_dataset.figures.questions`), and the generator checks the
+difficulty controls (:mod:`rend_equiv_dataset.figures.edits.controls`) and the law
+a*(g(D), q) = φ_g(a*(D, q)) before it keeps a proposal.
+
+| edit | data change |
+| --- | --- |
+| scale | multiply the question's series by c ∈ :data:`SCALE_FACTORS` |
+| offset | add an integer Δ ≠ 0 to the question's series |
+| delete_max | remove the category holding the maximum of the question's series |
+| swap | exchange two category labels, one of them the answer (or the two the question names) |
+| cycle | relabel all m categories by one m-cycle |
+| zoom | change ``value_range`` only |
+
+>>> import numpy as np
+>>> from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+>>> from rend_equiv_dataset.figures.questions import Question
+>>> chart = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (10.0, 30.0, 20.0)),))
+>>> delete_max(chart, Question("argmax", "s", ()), np.random.default_rng(0)).data.categories
+('A', 'C')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+from rend_equiv_dataset.figures.questions import Question, answer
+from rend_equiv_dataset.figures.edits.controls import value_span
+
+SCALE_FACTORS: tuple[float, ...] = (0.5, 1.5, 2.0)
+"""Scale factors c: short decimals, so scaled values stay exact to two decimals."""
+
+OFFSET_FRACTION = (0.1, 0.35)
+"""|Δ| is drawn as this fraction of the series maximum, then rounded to an integer."""
+
+ZOOM_HEADROOM = (1.15, 1.8)
+"""The zoomed axis top is this multiple of the value span (a range change, never a crop)."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An edit's data change: the edited data and its JSON-able parameters."""
+
+    data: ChartData
+    params: Mapping[str, Any]
+
+
+def _clean(value: float) -> float:
+    """Drop float noise from arithmetic on short decimals (18.450000000000003 -> 18.45)."""
+    return float(round(value, 6))
+
+
+def _map_series(data: ChartData, name: str, fn: Callable[[float], float]) -> ChartData:
+    series = tuple(
+        Series(s.name, tuple(_clean(fn(v)) for v in s.values)) if s.name == name else s for s in data.series
+    )
+    return data.replace(series=series)
+
+
+def scale(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Multiply the question's series by c (c ≠ 1, c > 0)."""
+    factor = float(SCALE_FACTORS[int(rng.integers(len(SCALE_FACTORS)))])
+    return Proposal(_map_series(data, question.series, lambda v: v * factor),
+                    {"series": question.series, "factor": factor})
+
+
+def offset(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Add an integer Δ ≠ 0 to the question's series, keeping every value positive."""
+    values = data.values(question.series)
+    delta = float(max(1, round(rng.uniform(*OFFSET_FRACTION) * max(values))))
+    if rng.random() < 0.5 and min(values) - delta > 0:
+        delta = -delta
+    return Proposal(_map_series(data, question.series, lambda v: v + delta),
+                    {"series": question.series, "delta": delta})
+
+
+def delete_max(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Remove the category holding the current maximum of the question's series."""
+    values = data.values(question.series)
+    drop = values.index(max(values))
+    deleted = data.categories[drop]
+    if deleted in question.categories or len(data.categories) <= 2:
+        return None
+    keep = [i for i in range(len(data.categories)) if i != drop]
+    edited = data.replace(
+        categories=tuple(data.categories[i] for i in keep),
+        series=tuple(Series(s.name, tuple(s.values[i] for i in keep)) for s in data.series),
+        x_values=None if data.x_values is None else tuple(data.x_values[i] for i in keep),
+    )
+    return Proposal(edited, {"series": question.series, "deleted": deleted})
+
+
+def _relabel(data: ChartData, mapping: Mapping[str, str]) -> ChartData:
+    return data.replace(categories=tuple(mapping.get(c, c) for c in data.categories))
+
+
+def swap(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Exchange two category labels: the two the question names, else the answer and another."""
+    if len(question.categories) == 2:
+        first, second = question.categories
+    else:
+        first = str(answer(data, question))
+        others = [c for c in data.categories if c != first and c not in question.categories]
+        second = others[int(rng.integers(len(others)))]
+    mapping = {first: second, second: first}
+    return Proposal(_relabel(data, mapping), {"labels": [first, second], "map": mapping})
+
+
+def cycle(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Relabel all m categories by one m-cycle (paper §4.3, Corollary 6)."""
+    if question.categories:
+        return None
+    order = [data.categories[int(i)] for i in rng.permutation(len(data.categories))]
+    mapping = {label: order[(j + 1) % len(order)] for j, label in enumerate(order)}
+    return Proposal(_relabel(data, mapping), {"cycle": order, "map": mapping})
+
+
+def zoom(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
+    """Set an explicit value-axis range that shows every value; data and answer unchanged.
+
+    Bars, stacks and pies keep a zero baseline; lines and scatters may start above zero.
+    For a pie there is no value axis: ``value_range[1]`` relative to the total tells the
+    renderer how much of its full radius the pie takes.
+    """
+    top = float(np.ceil(value_span(data) * rng.uniform(*ZOOM_HEADROOM)))
+    if data.family is Family.PIE:
+        top = float(np.ceil(sum(data.values()) * rng.uniform(*ZOOM_HEADROOM)))
+    low = 0.0
+    if data.family in (Family.LINE, Family.SCATTER):
+        smallest = min(v for s in data.series for v in s.values)
+        low = float(np.floor(smallest * rng.uniform(0.3, 0.85)))
+    return Proposal(data.replace(value_range=(low, top)), {"value_range": [low, top]})
+
+
+OPERATORS: dict[str, Callable[[ChartData, Question, np.random.Generator], Proposal | None]] = {
+    "scale": scale,
+    "offset": offset,
+    "delete_max": delete_max,
+    "swap": swap,
+    "cycle": cycle,
+    "zoom": zoom,
+}
+"""Edit type -> operator, in the order edits are listed on an instance."""

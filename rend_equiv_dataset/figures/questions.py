@@ -1,0 +1,255 @@
+"""Question templates: text, exact answer a*(D, q), answer type and the edits that apply.
+
+One small table, :data:`QUESTION_TYPES`, keyed by question type. Each entry
+says how to pose the question on a chart, how to compute its exact answer
+from any chart data (the base or an edited one), and — the applicability
+table of DESIGN §3.3 — which edits g are equivariance edits for it and what
+their answer-transform φ_g is. An edit whose φ_g would be the identity for
+the question (scale on argmax, offset on a difference, delete_max on argmin)
+is simply not listed: it is not an equivariance edit for that question.
+``zoom`` (φ = identity) is the invariance control every question carries.
+
+A question names categories by label, so its answer on edited data is found
+by label: after a swap of two labels, "Which has the higher exports, France
+or Japan?" reads the bars now labelled France and Japan.
+
+>>> from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+>>> chart = ChartData(Family.BAR, "Exports", ("France", "Japan", "Peru"),
+...                   (Series("2024", (12.0, 30.5, 8.0)),))
+>>> answer(chart, Question("argmax", "2024", ()))
+'Japan'
+>>> answer(chart, Question("sum", "2024", ()))
+50.5
+>>> answer(chart, Question("difference", "2024", ("Japan", "France")))
+18.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.transforms import IDENTITY, Affine, Answer, LabelMap, Transform
+
+
+@dataclass(frozen=True)
+class Question:
+    """A posed question: its type, the series it asks about and the categories it names."""
+
+    question_type: str
+    series: str
+    categories: tuple[str, ...]
+
+    def params(self) -> dict[str, Any]:
+        """JSON-able form stored on the instance."""
+        return {"series": self.series, "categories": list(self.categories)}
+
+    @classmethod
+    def from_params(cls, question_type: str, params: Mapping[str, Any]) -> Question:
+        """Rebuild a question from its stored type and params (e.g. a release row).
+
+        >>> Question.from_params("compare", {"series": "2024", "categories": ["Peru", "Chile"]})
+        Question(question_type='compare', series='2024', categories=('Peru', 'Chile'))
+        >>> Question.from_params("median", {"series": "2024", "categories": []})
+        Traceback (most recent call last):
+        ...
+        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share
+        """
+        if question_type not in QUESTION_TYPES:
+            raise InputError(f"unknown question type {question_type!r}; expected one of {', '.join(QUESTION_TYPES)}",
+                             field="question_type")
+        if not isinstance(params, Mapping):
+            raise InputError(f"must be an object, got {type(params).__name__}", field="question_params")
+        series, categories = params.get("series"), params.get("categories")
+        if not isinstance(series, str):
+            raise InputError(f"series must be a string, got {series!r}", field="question_params.series")
+        expected = QUESTION_TYPES[question_type].n_categories
+        if (not isinstance(categories, (list, tuple)) or len(categories) != expected
+                or not all(isinstance(c, str) for c in categories) or len(set(categories)) != len(categories)):
+            raise InputError(f"a {question_type} question names {expected} distinct categories (strings), "
+                             f"got {categories!r}", field="question_params.categories")
+        return cls(question_type, series, tuple(categories))
+
+
+# --- exact answers a*(D, q) -------------------------------------------------------------------
+
+def _value_of(data: ChartData, series: str, category: str) -> float:
+    return data.values(series)[data.categories.index(category)]
+
+
+def _value(data: ChartData, q: Question) -> float:
+    return _value_of(data, q.series, q.categories[0])
+
+
+def _difference(data: ChartData, q: Question) -> float:
+    first, second = q.categories
+    return _value_of(data, q.series, first) - _value_of(data, q.series, second)
+
+
+def _sum(data: ChartData, q: Question) -> float:
+    return float(sum(data.values(q.series)))
+
+
+def _argmax(data: ChartData, q: Question) -> str:
+    values = data.values(q.series)
+    return data.categories[max(range(len(values)), key=values.__getitem__)]
+
+
+def _argmin(data: ChartData, q: Question) -> str:
+    values = data.values(q.series)
+    return data.categories[min(range(len(values)), key=values.__getitem__)]
+
+
+def _compare(data: ChartData, q: Question) -> str:
+    first, second = q.categories
+    return first if _value_of(data, q.series, first) > _value_of(data, q.series, second) else second
+
+
+def _share(data: ChartData, q: Question) -> float:
+    """Pie share in percent: 100 · v / S."""
+    return 100.0 * _value(data, q) / sum(data.values(q.series))
+
+
+# --- answer-transforms φ_g per (question type, edit) -----------------------------------------
+# Each takes (base data, question, edit params) and returns φ_g; paper §3 Eq. 1, DESIGN §3.3.
+
+PhiRule = Callable[[ChartData, Question, Mapping[str, Any]], Transform]
+
+
+def _phi_zoom(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return IDENTITY
+
+
+def _phi_scale(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(p["factor"], 0.0)
+
+
+def _phi_offset(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(1.0, p["delta"])
+
+
+def _phi_offset_sum(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(1.0, len(data.categories) * p["delta"])
+
+
+def _phi_delete_max_label(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    ranked = sorted(zip(data.values(q.series), data.categories), reverse=True)
+    return LabelMap.from_pairs({ranked[0][1]: ranked[1][1]})
+
+
+def _phi_delete_max_share(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    total = sum(data.values(q.series))
+    return Affine(total / (total - max(data.values(q.series))), 0.0)
+
+
+def _phi_relabel(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return LabelMap.from_pairs(dict(p["map"]))
+
+
+@dataclass(frozen=True)
+class QuestionType:
+    """One row of the question table.
+
+    Attributes:
+        name: the question type.
+        answer_type: ``"number"`` or ``"label"``.
+        n_categories: how many categories the question names (0, 1 or 2).
+        template: text template with ``{quantity}``, ``{noun}``, ``{nouns}``, ``{a}``, ``{b}``, ``{ser}``.
+        answer: a*(D, q).
+        edits: edit type -> φ_g rule, for the edits that are equivariance edits here (plus zoom).
+        families: chart families the question is asked on.
+    """
+
+    name: str
+    answer_type: str
+    n_categories: int
+    template: str
+    answer: Callable[[ChartData, Question], Answer]
+    edits: Mapping[str, PhiRule]
+    families: frozenset[Family]
+
+
+_ALL = frozenset(Family)
+_SERIES = frozenset(Family) - {Family.PIE}
+
+QUESTION_TYPES: dict[str, QuestionType] = {
+    t.name: t
+    for t in (
+        QuestionType("value", "number", 1, "What is the value of {quantity} for {a}{ser}{unit}?",
+                     _value, {"scale": _phi_scale, "offset": _phi_offset, "zoom": _phi_zoom}, _SERIES),
+        QuestionType("difference", "number", 2, "By how much does the value of {quantity} for {a} exceed that for {b}{ser}{unit}?",
+                     _difference, {"scale": _phi_scale, "zoom": _phi_zoom}, _SERIES),
+        QuestionType("sum", "number", 0, "What is the total {quantity} across all {nouns}{ser}{unit}?",
+                     _sum, {"scale": _phi_scale, "offset": _phi_offset_sum, "zoom": _phi_zoom}, _SERIES),
+        QuestionType("argmax", "label", 0, "Which {noun} has the highest {quantity}{ser}?",
+                     _argmax, {"delete_max": _phi_delete_max_label, "swap": _phi_relabel,
+                               "cycle": _phi_relabel, "zoom": _phi_zoom}, _ALL),
+        QuestionType("argmin", "label", 0, "Which {noun} has the lowest {quantity}{ser}?",
+                     _argmin, {"swap": _phi_relabel, "cycle": _phi_relabel, "zoom": _phi_zoom}, _ALL),
+        QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?",
+                     _compare, {"swap": _phi_relabel, "zoom": _phi_zoom}, _ALL),
+        QuestionType("share", "number", 1, "What percentage of the total {quantity} does {a} account for?",
+                     _share, {"delete_max": _phi_delete_max_share, "zoom": _phi_zoom}, frozenset({Family.PIE})),
+    )
+}
+"""The question table (DESIGN §3.1, §3.3). Keys are the question types."""
+
+
+def answer(data: ChartData, question: Question) -> Answer:
+    """The exact answer a*(D, q) of ``question`` on ``data``."""
+    return QUESTION_TYPES[question.question_type].answer(data, question)
+
+
+def transform_for(edit_type: str, data: ChartData, question: Question, params: Mapping[str, Any]) -> Transform:
+    """φ_g for edit ``edit_type`` with ``params`` on base ``data`` (KeyError if it does not apply)."""
+    return QUESTION_TYPES[question.question_type].edits[edit_type](data, question, params)
+
+
+def _plural(noun: str) -> str:
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def question_text(data: ChartData, question: Question) -> str:
+    """The question as asked (same text for the base chart and every edit).
+
+    >>> from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+    >>> chart = ChartData(Family.GROUPED_BAR, "Exports", ("France", "Japan"),
+    ...     (Series("2023", (1.0, 2.0)), Series("2024", (2.0, 3.0))), unit="bn USD",
+    ...     extra=(("category_noun", "country"), ("quantity", "exports")))
+    >>> question_text(chart, Question("sum", "2024", ()))
+    'What is the total exports across all countries in the 2024 series, in bn USD?'
+    """
+    words = dict(data.extra)
+    noun = words.get("category_noun", "category")
+    a, b = (*question.categories, "", "")[:2]
+    template = QUESTION_TYPES[question.question_type].template
+    return template.format(
+        quantity=words.get("quantity", "value"), noun=noun, nouns=_plural(noun), a=a, b=b,
+        ser=f" in the {question.series} series" if len(data.series) > 1 else "",
+        unit=f", in {data.unit}" if data.unit and data.unit != "%" else "",
+    )
+
+
+def pose(question_type: str, data: ChartData, rng: np.random.Generator) -> Question:
+    """Pose a question of ``question_type`` on ``data``: draw the series and named categories.
+
+    Two named categories are drawn so the first has the larger value (a positive
+    difference). A share question never names the largest slice, so delete_max applies.
+    """
+    qtype = QUESTION_TYPES[question_type]
+    series = data.series_names[int(rng.integers(len(data.series)))]
+    values = data.values(series)
+    candidates = list(range(len(data.categories)))
+    if question_type == "share":
+        candidates.remove(values.index(max(values)))
+    picked = [int(i) for i in rng.choice(candidates, size=qtype.n_categories, replace=False)]
+    if question_type == "difference":
+        picked.sort(key=lambda i: -values[i])
+    return Question(question_type, series, tuple(data.categories[i] for i in picked))

@@ -1,0 +1,231 @@
+"""Every image of one instance: base, K re-renderings, one per edit — rendered once, cached on disk.
+
+An instance's images depend only on the instance and K (DESIGN §6): the
+base and every edit are drawn in the base style (paper §5), the
+re-renderings in the first K styles of the instance's style stream that lay
+out legibly (DESIGN §3.2). So instance k gives the same bytes whether it is
+rendered alone, in order, reversed or in another process.
+
+The cache makes a killed build resumable: each instance is written to its own
+folder named by a fingerprint of everything its pixels depend on, first under
+a temporary name and then renamed, so a folder that exists is complete.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rend_equiv_dataset import __version__
+from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
+from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
+from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.figures.release.records import instance_record
+
+# How many candidate styles may fail the legibility check before an instance is rejected.
+MAX_REJECTED_STYLES = 24
+
+
+@dataclass(frozen=True)
+class InstanceImages:
+    """PNG bytes of one instance, with the styles they were drawn in."""
+
+    base: bytes
+    base_style: Style
+    rerenders: tuple[tuple[Style, bytes], ...]
+    edits: tuple[bytes, ...]
+
+
+def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
+    """Render base, ``rerenders`` re-renderings and every edit of ``instance``.
+
+    >>> from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+    >>> from rend_equiv_dataset.figures.generate import Edit
+    >>> from rend_equiv_dataset.transforms import IDENTITY
+    >>> data = ChartData(Family.BAR, "Sales", ("North", "South"), (Series("Sales", (3.0, 4.5)),))
+    >>> zoom = Edit("zoom", {"value_range": [0.0, 9.0]}, IDENTITY, data.replace(value_range=(0.0, 9.0)), "South")
+    >>> inst = Instance("s0-bar-000", 0, 0, "bar-000", Family.BAR, "argmax", "Which region sells most?",
+    ...                 "South", "label", data.categories, data, (zoom,))
+    >>> images = render_instance(inst, rerenders=2)
+    >>> [style.style_id for style, _ in images.rerenders], len(images.edits)
+    (['r1', 'r2'], 1)
+    """
+    base, edits = _render_base_and_edits(instance)
+    return InstanceImages(base.png, base.style, _render_rerenders(instance, rerenders), edits)
+
+
+def _render_base_and_edits(instance: Instance) -> tuple[Rendering, tuple[bytes, ...]]:
+    """The base image and every edit's image, all in the base style."""
+    base = render(instance.data, base_style())
+    return base, tuple(render(edit.data, base_style()).png for edit in instance.edits)
+
+
+def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, bytes], ...]:
+    """The first ``rerenders`` styles of the instance's style stream that lay out legibly, drawn."""
+    accepted: list[tuple[Style, bytes]] = []
+    rejected = 0
+    candidates = iter_styles(instance.data_seed, instance.index, instance.family.value)
+    while len(accepted) < rerenders:
+        candidate = next(candidates)
+        try:
+            result = render(instance.data, candidate)
+        except IllegibleChartError:
+            rejected += 1
+            if rejected > MAX_REJECTED_STYLES:
+                raise
+            continue
+        accepted.append((replace(result.style, style_id=f"r{len(accepted) + 1}"), result.png))
+    return tuple(accepted)
+
+
+# --------------------------------------------------------------------------- on-disk cache
+
+
+@functools.lru_cache(maxsize=1)
+def _code_version() -> list[str]:
+    """Library versions (zlib too: it deflates the PNGs) and a hash of the drawing code.
+
+    So a cache never outlives a renderer or library change.
+    """
+    import matplotlib
+    import numpy
+    import PIL
+
+    from rend_equiv_dataset.figures.charts import render as render_module
+    from rend_equiv_dataset.figures.charts import styles as styles_module
+
+    code = hashlib.sha256()
+    for module in (render_module, styles_module, sys.modules[__name__]):
+        code.update(Path(str(module.__file__)).read_bytes())
+    return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, zlib.ZLIB_RUNTIME_VERSION,
+            code.hexdigest()]
+
+
+def fingerprint(instance: Instance, rerenders: int) -> str:
+    """Hash of everything an instance's images depend on (instance, K, drawing code and libraries)."""
+    payload = json.dumps(
+        {"instance": instance_record(instance), "rerenders": rerenders, "versions": _code_version()},
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]
+
+
+def cache_path(cache: Path, instance: Instance, rerenders: int) -> Path:
+    return cache / f"{instance.instance_id}-{fingerprint(instance, rerenders)}"
+
+
+def save(images: InstanceImages, folder: Path) -> None:
+    """Write one instance's images atomically: a temporary folder renamed into place."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        (staging / "base.png").write_bytes(images.base)
+        for style, png in images.rerenders:
+            (staging / f"{style.style_id}.png").write_bytes(png)
+        for j, png in enumerate(images.edits):
+            (staging / f"edit-{j}.png").write_bytes(png)
+        styles = {"base": images.base_style.to_dict(), "rerenders": [s.to_dict() for s, _ in images.rerenders]}
+        (staging / "styles.json").write_text(json.dumps(styles, sort_keys=True))
+        os.replace(staging, folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def load(folder: Path, n_edits: int) -> InstanceImages:
+    """Read back what :func:`save` wrote."""
+    styles = json.loads((folder / "styles.json").read_text())
+    rerender_styles = [Style.from_json(json.dumps(s)) for s in styles["rerenders"]]
+    return InstanceImages(
+        base=(folder / "base.png").read_bytes(),
+        base_style=Style.from_json(json.dumps(styles["base"])),
+        rerenders=tuple((s, (folder / f"{s.style_id}.png").read_bytes()) for s in rerender_styles),
+        edits=tuple((folder / f"edit-{j}.png").read_bytes() for j in range(n_edits)),
+    )
+
+
+def _init_worker() -> None:
+    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    warm_up()
+
+
+def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
+    instance, rerenders, cache = job
+    folder = cache_path(cache, instance, rerenders)
+    if not folder.is_dir():
+        save(render_instance(instance, rerenders), folder)
+    return folder
+
+
+def _render_part(job: tuple[int, str, Instance, int]) -> tuple[int, str, object]:
+    """One half of an instance in a pool worker: its re-renderings, or its base and edits."""
+    position, part, instance, rerenders = job
+    if part == "rerenders":
+        return position, part, _render_rerenders(instance, rerenders)
+    return position, part, _render_base_and_edits(instance)
+
+
+def render_all(
+    instances: Sequence[Instance], rerenders: int, cache: Path, *, workers: int = 1, progress: bool = True
+) -> Iterator[Path]:
+    """Render every instance into ``cache`` (skipping those already there); yields folders in order.
+
+    ``workers > 1`` uses a fork pool, one process per worker, each warmed up
+    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (DESIGN §6). A pool
+    job is half an instance (its K re-renderings, or its base and edits), the
+    bigger half queued first, so the workers run out of work at nearly the
+    same time; the parent joins the halves and writes each instance's folder
+    as soon as both are in. An instance's images never depend on the process
+    or the order they were drawn in, so the bytes are those of one process.
+    """
+    from tqdm.auto import tqdm
+
+    jobs = [(instance, rerenders, cache) for instance in instances]
+    bar = tqdm(total=len(jobs), desc="rendering", unit="instance", disable=not progress)
+    try:
+        if workers <= 1 or len(jobs) <= 1:
+            for job in jobs:
+                yield _render_to_cache(job)
+                bar.update()
+            return
+        import multiprocessing
+
+        folders = [cache_path(cache, instance, rerenders) for instance in instances]
+        done = [folder.is_dir() for folder in folders]
+        parts = [(position, part, instances[position], rerenders)
+                 for position in range(len(instances)) if not done[position]
+                 for part in ("rerenders", "base")]
+        halves: dict[int, dict[str, object]] = {}
+        next_out = 0
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
+            results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
+            while next_out < len(folders):
+                if not done[next_out]:
+                    position, part, value = next(results)
+                    halves.setdefault(position, {})[part] = value
+                    if len(halves[position]) < 2:
+                        continue
+                    got = halves.pop(position)
+                    base, edits = got["base"]  # type: ignore[misc]
+                    save(InstanceImages(base.png, base.style, got["rerenders"], edits),  # type: ignore[arg-type]
+                         folders[position])
+                    done[position] = True
+                while next_out < len(folders) and done[next_out]:
+                    yield folders[next_out]
+                    bar.update()
+                    next_out += 1
+    finally:
+        bar.close()

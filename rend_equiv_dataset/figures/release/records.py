@@ -1,0 +1,147 @@
+"""Rows of the released configs (DESIGN §3.4, §7.2) and their ``datasets`` features.
+
+- ``instances`` (and ``matched_cycle``): one row per instance — data JSON,
+  question, answer, base image, the K re-renderings and the edits as lists of
+  structs.
+- ``renderings`` (and ``matched_cycle_renderings``): one row per image a
+  model answers, exactly the fields of DESIGN §7.2.
+
+``render_id`` is ``<instance_id>/base``, ``<instance_id>/rerender/<style_id>``
+or ``<instance_id>/edit/<edit_type>`` (an instance has at most one edit of each
+type), so it is unique across a release and stable across builds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.transforms import IDENTITY, to_json
+
+if TYPE_CHECKING:
+    import datasets
+
+    from rend_equiv_dataset.figures.release.images import InstanceImages
+
+ROLES: tuple[str, ...] = ("base", "rerender", "edit")
+RENDERING_FIELDS: tuple[str, ...] = (
+    "render_id", "instance_id", "data_seed", "template_id", "family", "question_type", "role",
+    "variant", "image", "question", "target", "answer_type", "labels", "transform",
+)
+IDENTITY_JSON = to_json(IDENTITY)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=False)
+
+
+def instance_record(instance: Instance) -> dict[str, Any]:
+    """The instance as canonical JSON-able values (no images)."""
+    return {
+        "instance_id": instance.instance_id,
+        "data_seed": int(instance.data_seed),
+        "index": int(instance.index),
+        "template_id": instance.template_id,
+        "family": instance.family.value,
+        "question_type": instance.question_type,
+        "question": instance.question,
+        "target": instance.target,
+        "answer_type": instance.answer_type,
+        "labels": list(instance.labels),
+        "question_params": _json(dict(instance.question_params)),
+        "data": instance.data.to_json(),
+        "source": instance.source,
+        "edits": [
+            {
+                "type": edit.edit_type,
+                "params": _json(dict(edit.params)),
+                "transform": to_json(edit.transform),
+                "target": edit.target,
+                "data": edit.data.to_json(),
+            }
+            for edit in instance.edits
+        ],
+    }
+
+
+def render_id(instance_id: str, role: str, variant: str) -> str:
+    """The key of one image (DESIGN §7.2).
+
+    >>> render_id("s0-bar-007", "base", "base"), render_id("s0-bar-007", "edit", "swap")
+    ('s0-bar-007/base', 's0-bar-007/edit/swap')
+    """
+    return f"{instance_id}/base" if role == "base" else f"{instance_id}/{role}/{variant}"
+
+
+def _image(png: bytes) -> dict[str, Any]:
+    return {"bytes": png, "path": None}
+
+
+def instance_row(instance: Instance, images: InstanceImages) -> dict[str, Any]:
+    """One row of the ``instances`` config."""
+    record = instance_record(instance)
+    edits = [{**edit, "image": _image(png)} for edit, png in zip(record.pop("edits"), images.edits)]
+    return {
+        **record,
+        "image": _image(images.base),
+        "style": images.base_style.to_json(),
+        "rerenders": [{"style_id": s.style_id, "style": s.to_json(), "image": _image(png)} for s, png in images.rerenders],
+        "edits": edits,
+    }
+
+
+def rendering_rows(instance: Instance, images: InstanceImages) -> list[dict[str, Any]]:
+    """The rows of the ``renderings`` config for one instance: base, each re-rendering, each edit."""
+    shared = {
+        "instance_id": instance.instance_id,
+        "data_seed": int(instance.data_seed),
+        "template_id": instance.template_id,
+        "family": instance.family.value,
+        "question_type": instance.question_type,
+        "question": instance.question,
+        "answer_type": instance.answer_type,
+        "labels": list(instance.labels),
+    }
+
+    def row(role: str, variant: str, png: bytes, target: str, transform: str) -> dict[str, Any]:
+        values = {**shared, "render_id": render_id(instance.instance_id, role, variant), "role": role,
+                  "variant": variant, "image": _image(png), "target": target, "transform": transform}
+        return {name: values[name] for name in RENDERING_FIELDS}
+
+    rows = [row("base", "base", images.base, instance.target, IDENTITY_JSON)]
+    rows += [row("rerender", style.style_id, png, instance.target, IDENTITY_JSON) for style, png in images.rerenders]
+    rows += [row("edit", edit.edit_type, png, edit.target, to_json(edit.transform))
+             for edit, png in zip(instance.edits, images.edits)]
+    return rows
+
+
+def _string() -> datasets.Value:
+    import datasets
+
+    return datasets.Value("string")
+
+
+def instance_features() -> datasets.Features:
+    """Features of the ``instances`` and ``matched_cycle`` configs."""
+    import datasets
+
+    s, i = _string, datasets.Value("int64")
+    return datasets.Features({
+        "instance_id": s(), "data_seed": i, "index": i, "template_id": s(), "family": s(),
+        "question_type": s(), "question": s(), "target": s(), "answer_type": s(),
+        "labels": datasets.List(s()), "question_params": s(), "data": s(), "source": s(),
+        "image": datasets.Image(), "style": s(),
+        "rerenders": datasets.List({"style_id": s(), "style": s(), "image": datasets.Image()}),
+        "edits": datasets.List({"type": s(), "params": s(), "transform": s(), "target": s(), "data": s(),
+                                "image": datasets.Image()}),
+    })
+
+
+def rendering_features() -> datasets.Features:
+    """Features of the ``renderings`` config, in the order of DESIGN §7.2."""
+    import datasets
+
+    s = _string
+    types = {"data_seed": datasets.Value("int64"), "image": datasets.Image(), "labels": datasets.List(s())}
+    return datasets.Features({name: types.get(name, s()) for name in RENDERING_FIELDS})

@@ -1,0 +1,51 @@
+"""Scoring figure reading: answer parsing, REA, ECS, IBEM, the paper's tables, simulated readers, submissions.
+
+The pipeline, one module per step:
+
+- :mod:`.instances` — per-instance signals (REA, ρ_g, ECS, IBEM, combined, baselines);
+- :mod:`.metrics` — AUROC, RC-AUC, ECE and matched-FPR detection over resampled clusters;
+- :mod:`.taxonomy` — fitted error maps of wrong answers and the theory's predicted detection;
+- :mod:`.evaluation` — every table of the report, with template-clustered intervals;
+- :mod:`.pipeline`, :mod:`.report`, :mod:`.plots` — files in, report folder out;
+- :mod:`.simulate`, :mod:`.synthetic` — planted-error readers and in-memory releases;
+- :mod:`.leaderboard` — submissions in the Hugging Face results shape;
+- :mod:`.signals` — the per-instance rules as plain functions (what ``metrics/`` wraps);
+- :mod:`.predictions` — the predictions file reader.
+
+Answers are read by :mod:`rend_equiv_dataset.figures.answers`; the cluster
+bootstrap is :mod:`rend_equiv_dataset.stats`.
+
+Names below are imported on first use, so ``import rend_equiv_dataset.figures.scoring`` stays light.
+
+>>> from rend_equiv_dataset.figures.scoring import parse_answer
+>>> parse_answer("The answer is 1,250.", "number")
+1250.0
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "parse_answer": "rend_equiv_dataset.figures.answers.parse",
+    "score_files": "pipeline",
+    "score_predictions": "pipeline",
+    "write_report": "report",
+    "simulate": "simulate",
+    "parse_spec": "simulate",
+    "predicted_by_edit": "simulate",
+    "ecs_from_outputs": "signals",
+    "rea_from_outputs": "signals",
+    "ibem_summary": "signals",
+    "submit": "leaderboard",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _EXPORTS[name]
+    return getattr(importlib.import_module(module if "." in module else f"{__name__}.{module}"), name)

@@ -1,0 +1,180 @@
+"""Write a score report folder: report.json, instances.jsonl, report.md and plots (DESIGN §7.4).
+
+The folder is built beside the target and renamed into place, so a failed
+run leaves nothing half-written. An existing target is replaced only when it
+is empty or is itself a report folder (it holds ``report.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.hub import atomic_dir
+from rend_equiv_dataset.figures.scoring.instances import InstanceScore
+from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
+
+
+def clean(value: Any) -> Any:
+    """JSON-safe copy: non-finite floats become ``None``, tuples lists, numpy scalars Python numbers.
+
+    >>> clean({"a": float("nan"), "b": (1, 2.5)})
+    {'a': None, 'b': [1, 2.5]}
+    """
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
+    """One line of instances.jsonl."""
+    record = {
+        "instance_id": score.instance_id,
+        "data_seed": score.data_seed,
+        "template_id": score.template_id,
+        "answer_type": score.answer_type,
+        "target": score.target,
+        "answer": score.answer,
+        "correct": score.correct,
+        "rea": score.rea,
+        "ecs": score.ecs,
+        "combined": score.combined,
+        "flagged": score.flagged,
+        "ibem": score.ibem,
+        "residuals": score.residuals,
+        "detected": score.residual_flags(),
+        "baselines": score.baselines,
+    }
+    if error is not None:
+        record["error_class"] = error[0]
+        record["error_map"] = error[1].to_dict() if error[1] is not None else None
+    return clean(record)
+
+
+def check_report_dir(out: str | Path, option: str = "--out") -> Path:
+    """Refuse a target that exists and is neither empty nor a report folder."""
+    target = Path(out)
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{target} exists and is not a folder", field=option)
+    if target.is_dir() and any(target.iterdir()) and not (target / "report.json").is_file():
+        raise InputError(f"folder {target} is not empty and holds no report.json; refusing to replace it", field=option)
+    if not target.resolve().parent.is_dir():
+        raise InputError(f"parent folder {target.resolve().parent} does not exist", field=option)
+    return target
+
+
+def write_report(run: ScoreRun, out: str | Path) -> Path:
+    """Write the whole report folder atomically; returns its path."""
+    target = check_report_dir(out)
+    with atomic_dir(target, overwrite=True) as folder:
+        (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
+        with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
+            for score in run.scores:
+                handle.write(json.dumps(instance_record(score, run.errors.get(score.instance_id)), allow_nan=False) + "\n")
+        (folder / "report.md").write_text(markdown(run.report), encoding="utf-8")
+        from rend_equiv_dataset.figures.scoring.plots import write_plots
+
+        write_plots(run, folder)
+    return target
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _ci(ci: Sequence[float] | None) -> str:
+    return "—" if not ci else f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The readable report: headline, Table 1, Table 2 and the supporting checks."""
+    ibem = report["ibem"]
+    lines = [
+        "# REND-EQUIV score report",
+        "",
+        f"- instances: {report['n_instances']} (seeds {', '.join(map(str, report['seeds']))})",
+        f"- accuracy: {_fmt(report['accuracy'])} {_ci(report['accuracy_ci'])}",
+        f"- ECS threshold: {report['threshold']}",
+        f"- IBEM (REA ≥ 0.75 and wrong): n = {ibem['n']}, rate {_fmt(ibem['rate'])} {_ci(ibem['rate_ci'])}",
+        f"- matched false-positive rate (ECS on correct instances): {_fmt(ibem['matched_fpr'])}",
+        f"- ECS detection on IBEM at the threshold: {_fmt(ibem['at_threshold']['ecs'])} {_ci(ibem['at_threshold_ci']['ecs'])}",
+        f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
+        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
+        "",
+        "## Table 1 — detection by edit type on IBEM",
+        "",
+        "| edit | flagged | n | rate | 95% CI (cluster bootstrap) | 95% CI (exact) | predicted |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for edit, row in report["detection_by_edit"].items():
+        lines.append(f"| {edit} | {row['flagged']} | {row['n']} | {_fmt(row['rate'])} | {_ci(row.get('ci'))} | {_ci(row['ci_exact'])} | {_fmt(row['predicted'])} |")
+    lines += ["", "| comparison | p | p (Bonferroni) |", "| --- | --- | --- |"]
+    lines += [f"| {t['comparison']} | {_fmt(t['p'], 4)} | {_fmt(t['p_bonferroni'], 4)} |" for t in report["fisher"]]
+    lines += [
+        "",
+        "## Table 2 — signals",
+        "",
+        "| signal | n | AUROC | RC-AUC | ECE | IBEM detection (matched FPR) | AUROC (REA ≥ 0.75) | ECE (REA ≥ 0.75) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, row in report["signals"].items():
+        lines.append(
+            f"| {name} | {row['n']} | {_fmt(row['auroc'])} {_ci(row['auroc_ci'])} | {_fmt(row['rc_auc'])} | {_fmt(row['ece'])} "
+            f"| {_fmt(ibem['detection'].get(name))} | {_fmt(row['high_rea']['auroc'])} | {_fmt(row['high_rea']['ece'])} |"
+        )
+    gain = report["combined_gain"]
+    lines += ["", f"Combined minus REA AUROC: {_fmt(gain['auroc'])} {_ci(gain['ci'])}", ""]
+    lines += _cv_lines(report) + _seed_lines(report) + _accuracy_lines(report) + _taxonomy_lines(report)
+    return "\n".join(lines) + "\n"
+
+
+def _cv_lines(report: dict[str, Any]) -> list[str]:
+    if not report["threshold_cv"]:
+        return []
+    lines = ["## Threshold cross-validation (fit on one seed, test on the others)", "", "| train seed | threshold | test detection | test FPR | default detection | default FPR |", "| --- | --- | --- | --- | --- | --- |"]
+    for row in report["threshold_cv"]:
+        lines.append(f"| {row['train_seed']} | {row['threshold']} | {_fmt(row['test_detection'])} | {_fmt(row['test_fpr'])} | {_fmt(row['default_detection'])} | {_fmt(row['default_fpr'])} |")
+    return [*lines, ""]
+
+
+def _seed_lines(report: dict[str, Any]) -> list[str]:
+    lines = ["## Per seed", "", "| seed | n | accuracy | AUROC (combined) | IBEM n | ECS detection |", "| --- | --- | --- | --- | --- | --- |"]
+    for seed, row in report["per_seed"].items():
+        lines.append(f"| {seed} | {row['n']} | {_fmt(row['accuracy'])} | {_fmt(row['auroc'].get('combined'))} | {row['ibem_n']} | {_fmt(row['ibem_detection'])} |")
+    return [*lines, ""]
+
+
+def _accuracy_lines(report: dict[str, Any]) -> list[str]:
+    lines = ["## Difficulty control: base versus edited accuracy", "", "| edit | n | base | edited | difference |", "| --- | --- | --- | --- | --- |"]
+    for edit, row in report["edit_accuracy"].items():
+        lines.append(f"| {edit} | {row['n']} | {_fmt(row['base_accuracy'])} | {_fmt(row['edited_accuracy'])} | {_fmt(row['difference'])} |")
+    cycle = report.get("matched_cycle")
+    if cycle:
+        lines += ["", "## Swap versus cycle (instances with both)", "", "| population | n | swap | cycle | only swap | only cycle | McNemar p |", "| --- | --- | --- | --- | --- | --- | --- |"]
+        for name in ("all", "wrong"):
+            row = cycle[name]
+            lines.append(f"| {name} | {row['n']} | {row['swap_flagged']} | {row['cycle_flagged']} | {row['only_swap']} | {row['only_cycle']} | {_fmt(row['mcnemar_p'], 4)} |")
+        ratios = cycle.get("predicted_undetectable_ratio") or {}
+        lines += ["", *(f"Predicted swap/cycle undetectable-set ratio at m = {m}: 2(m−2)!/m = {r:g}" for m, r in ratios.items())]
+    return [*lines, ""]
+
+
+def _taxonomy_lines(report: dict[str, Any]) -> list[str]:
+    wrong, ibem = report["taxonomy"]["wrong"], report["taxonomy"]["ibem"]
+    lines = ["## Error taxonomy", "", "| class | wrong | IBEM |", "| --- | --- | --- |"]
+    lines += [f"| {name} | {wrong[name]} | {ibem[name]} |" for name in wrong]
+    return [*lines, ""]

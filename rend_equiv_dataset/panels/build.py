@@ -1,0 +1,322 @@
+"""Code-judge panel records and their release (DESIGN §4.1, §7.5; paper §3–4).
+
+Pipeline: problems → candidates → one sandboxed execution per candidate (the
+per-assertion vector; :func:`execute`) → k judges' votes → records
+(:func:`make_records`) → a Hub-ready folder, one config per benchmark, with a
+card reporting the counts, the label base rate and the signal accuracy at every
+coverage (:func:`write_release`).
+
+Execution results are appended to a JSONL file and flushed one by one, so a
+killed run resumes where it stopped (a torn last line is dropped on resume).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.panels.candidates.mutants import Candidate
+from rend_equiv_dataset.panels.signals import (
+    COVERAGE_LEVELS,
+    MAIN_COVERAGES,
+    prefix_signal,
+    random_subset_signal,
+    signal_accuracy,
+    subset_rng,
+)
+from rend_equiv_dataset.panels.problems import Problem, ProblemSet
+
+JUDGE_SOURCES = ("model", "file", "simulated")
+RECORD_FIELDS = ("problem_id", "benchmark", "candidate_id", "solver", "code", "assertions_passed", "status", "label",
+                 "votes", "judges", "judge_source")
+EXTRA_FIELDS = ("operator", "judge_lines", "danger")
+
+
+def code_sha(code: str) -> str:
+    """Short content hash that keys a result to the exact code executed.
+
+    >>> code_sha("x = 1")
+    '8ff436def1451285'
+    """
+    return hashlib.sha256(code.encode()).hexdigest()[:16]
+
+
+# ------------------------------------------------------------------ resumable execution
+
+
+def read_results(path: Path) -> dict[str, dict[str, Any]]:
+    """Finished results by candidate_id; a torn last line (no newline) is cut off the file.
+
+    A later line for the same candidate wins. A malformed complete line is an error.
+    """
+    if not path.exists():
+        return {}
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        cut = data.rfind(b"\n") + 1
+        with path.open("r+b") as handle:
+            handle.truncate(cut)
+        data = data[:cut]
+    done: dict[str, dict[str, Any]] = {}
+    for number, raw in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise InputError(f"corrupt result line: {err.msg}", file=str(path), line=number) from None
+        if not isinstance(row, dict) or not isinstance(row.get("candidate_id"), str):
+            raise InputError("expected an object with candidate_id", file=str(path), line=number, field="candidate_id")
+        done[row["candidate_id"]] = row
+    return done
+
+
+def result_row(problem: Problem, candidate: Candidate, run: Any) -> dict[str, Any]:
+    """One execution as a JSON-ready row (the exec file's line)."""
+    return {
+        "problem_id": problem.problem_id,
+        "benchmark": problem.benchmark,
+        "candidate_id": candidate.candidate_id,
+        "solver": candidate.solver,
+        "operator": candidate.operator,
+        "code": candidate.code,
+        "code_sha": code_sha(candidate.code),
+        "assertions_passed": list(run.passed),
+        "status": run.status.value,
+        "label": run.label,
+        "danger": list(run.danger),
+        "seconds": round(run.seconds, 6),
+        "detail": run.detail,
+    }
+
+
+def execute(
+    problems: dict[str, Problem],
+    candidates: Sequence[Candidate],
+    results_path: Path,
+    *,
+    sandbox: Any = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Run every candidate once (resuming from ``results_path``); rows in candidate order."""
+    from tqdm import tqdm
+
+    from rend_equiv_dataset.panels.sandbox import Sandbox
+
+    done = read_results(results_path)
+    todo = [c for c in candidates if done.get(c.candidate_id, {}).get("code_sha") != code_sha(c.code)]
+    own = sandbox is None
+    box = Sandbox() if own else sandbox
+    try:
+        with results_path.open("a", encoding="utf-8") as out, tqdm(
+            total=len(candidates), initial=len(candidates) - len(todo), disable=not progress,
+            desc="executing candidates", unit="cand",
+        ) as bar:
+            for candidate in todo:
+                problem = problems[candidate.problem_id]
+                row = result_row(problem, candidate, box.run(problem, candidate.code))
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done[candidate.candidate_id] = row
+                bar.update(1)
+    finally:
+        if own:
+            box.close()
+    return [done[c.candidate_id] for c in candidates]
+
+
+# ------------------------------------------------------------------ records
+
+
+def make_records(
+    results: Sequence[dict[str, Any]],
+    votes: np.ndarray | Sequence[Sequence[int]],
+    judges: Sequence[str],
+    judge_lines: Sequence[Sequence[str]],
+    judge_source: str,
+) -> list[dict[str, Any]]:
+    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``."""
+    if judge_source not in JUDGE_SOURCES:
+        raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
+    records = []
+    for row, row_votes, lines in zip(results, votes, judge_lines, strict=True):
+        records.append({
+            "problem_id": row["problem_id"],
+            "benchmark": row["benchmark"],
+            "candidate_id": row["candidate_id"],
+            "solver": row["solver"],
+            "code": row["code"],
+            "assertions_passed": [bool(p) for p in row["assertions_passed"]],
+            "status": row["status"],
+            "label": int(row["label"]),
+            "votes": [int(v) for v in row_votes],
+            "judges": list(judges),
+            "judge_source": judge_source,
+            "operator": row.get("operator", ""),
+            "judge_lines": list(lines),
+            "danger": list(row.get("danger", [])),
+        })
+    return records
+
+
+def summarize(records: Sequence[dict[str, Any]], *, seed: int = 0) -> dict[str, Any]:
+    """Counts, label base rate and signal accuracy at each coverage (prefix, and random subset)."""
+    labels = [r["label"] for r in records]
+    prefix = {
+        f"{c:.2f}": signal_accuracy(labels, [prefix_signal(r["assertions_passed"], c) for r in records])
+        for c in COVERAGE_LEVELS
+    }
+    random_subset = {
+        f"{c:.2f}": signal_accuracy(labels, [
+            random_subset_signal(r["assertions_passed"], c, subset_rng(seed, r["candidate_id"], c)) for r in records])
+        for c in MAIN_COVERAGES
+    }
+    k = len(records[0]["votes"]) if records else 0
+    votes = np.array([r["votes"] for r in records]) if records else np.zeros((0, 0))
+    return {
+        "n_records": len(records),
+        "n_problems": len({r["problem_id"] for r in records}),
+        "by_benchmark": dict(sorted(Counter(r["benchmark"] for r in records).items())),
+        "by_solver": dict(sorted(Counter(r["solver"] for r in records).items())),
+        "by_status": dict(sorted(Counter(r["status"] for r in records).items())),
+        "label_base_rate": float(np.mean(labels)) if labels else float("nan"),
+        "signal_accuracy": prefix,
+        "random_subset_signal_accuracy": random_subset,
+        "k": k,
+        "judge_reject_rate": [float(1 - votes[:, j].mean()) for j in range(k)] if len(records) else [],
+        "danger_flagged": sum(bool(r["danger"]) for r in records),
+    }
+
+
+# ------------------------------------------------------------------ release
+
+
+def config_name(benchmark: str) -> str:
+    """Hub config name of a benchmark.
+
+    >>> config_name("humaneval+"), config_name("mbpp+"), config_name("livecodebench")
+    ('humaneval_plus', 'mbpp_plus', 'livecodebench')
+    """
+    return benchmark.replace("+", "_plus").replace("-", "_")
+
+
+def features() -> Any:
+    import datasets
+
+    string, strings = datasets.Value("string"), datasets.List(datasets.Value("string"))
+    return datasets.Features({
+        "problem_id": string, "benchmark": string, "candidate_id": string, "solver": string, "code": string,
+        "assertions_passed": datasets.List(datasets.Value("bool")), "status": string,
+        "label": datasets.Value("int64"), "votes": datasets.List(datasets.Value("int64")), "judges": strings,
+        "judge_source": string, "operator": string, "judge_lines": strings, "danger": strings,
+    })
+
+
+def write_release(
+    out: str | os.PathLike[str],
+    records: Sequence[dict[str, Any]],
+    problems: ProblemSet,
+    provenance: dict[str, Any],
+    *,
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Write the Hub-ready folder (parquet per benchmark config + card + records.jsonl); returns the summary."""
+    import datasets
+
+    from rend_equiv_dataset import hub
+
+    summary = summarize(records, seed=int(provenance.get("seed", 0)))
+    feats = features()
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        groups.setdefault(config_name(record["benchmark"]), []).append(record)
+    with hub.atomic_dir(out, overwrite=overwrite) as staging:
+        configs = {}
+        for name, rows in sorted(groups.items()):
+            table = {key: [row[key] for row in rows] for key in feats}
+            hub.write_config(staging, name, datasets.Dataset.from_dict(table, features=feats))
+            configs[name] = feats
+        with (staging / "records.jsonl").open("w", encoding="utf-8") as handle:
+            for record in records:
+                handle.write(json.dumps(record) + "\n")
+        (staging / "summary.json").write_text(json.dumps({**summary, "provenance": provenance}, indent=2) + "\n")
+        hub.write_card(staging, hub.card_metadata(configs, extra={"tags": ["code", "llm-as-a-judge"]}),
+                       card_body(summary, problems, provenance))
+    return summary
+
+
+def _table(rows: Iterable[tuple[Any, ...]], header: tuple[str, ...]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[str, Any]) -> str:
+    """The card's Markdown: what the records are, counts, base rate, signal accuracy by coverage."""
+    excluded = "\n".join(f"- `{e.problem_id}`: {e.reason}" for e in problems.excluded) or "- none"
+    coverage = _table(((c, f"{a:.4f}") for c, a in summary["signal_accuracy"].items()), ("coverage c", "accuracy"))
+    random_cov = _table(((c, f"{a:.4f}") for c, a in summary["random_subset_signal_accuracy"].items()),
+                        ("coverage c", "accuracy"))
+    return f"""
+# Code-judge panel records (rend-equiv)
+
+One row per candidate solution: its code, the pass/fail vector of the full test
+suite in source order (`assertions_passed`), the operational label
+(`label` = 1 iff the run finished and every assertion passed), the execution
+`status` (ok, timeout, crash, infra_error; a run that timed out has every
+assertion failed, since how far it got would depend on machine speed), and the k judges' votes
+(`votes`, 1 = CORRECT) with each judge's raw first line (`judge_lines`).
+`judge_source` says where the votes come from: `simulated` votes are drawn from
+a documented model of correlated judges (shared per-candidate difficulty, a
+skill and a leniency per judge; `rend_equiv_dataset.panels.judges`) and are
+for power analysis only.
+
+The verification signal at coverage c is "the first q = max(1, min(|T|,
+floor(c*|T| + 0.5))) assertions pass"; it is computed from `assertions_passed`.
+
+## Provenance
+
+```json
+{json.dumps(provenance, indent=2, sort_keys=True)}
+```
+
+## Counts
+
+- records: {summary["n_records"]}, problems: {summary["n_problems"]}, k = {summary["k"]}
+- by benchmark: {summary["by_benchmark"]}
+- by solver: {summary["by_solver"]}
+- by status: {summary["by_status"]}
+- candidates whose code matches a danger pattern: {summary["danger_flagged"]}
+- label base rate (share of candidates passing the full suite): {summary["label_base_rate"]:.4f}
+
+Problems excluded because their assertions could not be parsed:
+
+{excluded}
+
+## Signal accuracy by coverage (first q assertions, source order)
+
+{coverage}
+
+## Signal accuracy, random assertion subsets (seeded)
+
+{random_cov}
+
+## Judges' reject rates
+
+{_table(((j, f"{r:.4f}") for j, r in zip(provenance.get("judges", []), summary["judge_reject_rate"])), ("judge", "reject rate"))}
+
+## Loading
+
+```python
+import datasets
+records = datasets.load_dataset("path/to/this/folder", "{next(iter(summary["by_benchmark"]), "humaneval").replace("+", "_plus")}", split="train")
+```
+"""

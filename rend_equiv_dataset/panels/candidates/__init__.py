@@ -1,0 +1,1 @@
+"""Candidate solutions: read from files (:mod:`.read`) or mutated from canonical solutions (:mod:`.mutants`)."""

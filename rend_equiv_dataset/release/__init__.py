@@ -1,5 +1,0 @@
-"""The Hub-ready REND-EQUIV release: instances → images → parquet configs + dataset card (DESIGN §3.4)."""
-
-from rend_equiv_dataset.release.build import ReleaseSettings, ReleaseSummary, build_release
-
-__all__ = ["ReleaseSettings", "ReleaseSummary", "build_release"]

@@ -1,0 +1,128 @@
+"""Sandboxes for the tests, one per isolation mode this machine supports, and leak checks."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rend_equiv_dataset.panels.problems import Assertion, Problem
+from rend_equiv_dataset.panels.sandbox import Isolation, Limits, Sandbox
+from rend_equiv_dataset.panels.sandbox.runner import bwrap_works
+
+TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20)
+
+
+def available_modes() -> list[Isolation]:
+    modes = []
+    if bwrap_works():
+        modes.append(Isolation.BWRAP)
+    if os.geteuid() == 0:
+        modes.append(Isolation.UID)
+    return modes or [Isolation.PLAIN]
+
+
+ADD = Problem(
+    problem_id="toy/add",
+    benchmark="toy",
+    prompt='def add(a, b):\n    """Return a + b."""\n',
+    entry_point="add",
+    canonical_solution="    return a + b\n",
+    assertions=(
+        Assertion("assert candidate(1, 2) == 3"),
+        Assertion("assert candidate(2, 2) == 4"),
+        Assertion("assert abs(candidate(0.5, 0.25) - 0.75) < 1e-09"),
+        Assertion("assert math.fabs(candidate(1.5, 1.0) - 2.5) < 1e-09", ("import math",)),
+        Assertion("assert candidate('a', 'b') == 'ab'", ("import math",)),
+    ),
+)
+
+
+def _stat(pid: int) -> tuple[int, str] | None:
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    head, _, tail = raw.rpartition(b")")
+    fields = tail.split()
+    return int(fields[1]), head.split(b"(", 1)[1].decode(errors="replace")
+
+
+def descendants(root: int) -> set[int]:
+    """All living processes below ``root`` (zombies included)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            info = _stat(int(name))
+            if info is not None:
+                parents[int(name)] = info[0]
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def uid_processes(uid: int) -> set[int]:
+    out = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                status = Path(f"/proc/{name}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("Uid:") and int(line.split()[1]) == uid:
+                    out.add(int(name))
+    return out
+
+
+def leftovers(box: Sandbox) -> set[int]:
+    """Processes of the sandbox other than the server itself (and bubblewrap's init)."""
+    proc = box._proc
+    if proc is None:
+        return set()
+    extra = set()
+    for pid in descendants(proc.pid):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"_server.py" in cmdline or cmdline.startswith(b"bwrap") or b"/bwrap\0" in cmdline:
+            continue
+        extra.add(pid)
+    return extra
+
+
+@pytest.fixture(scope="module", params=available_modes(), ids=lambda m: m.value)
+def box(request):
+    if not getattr(request.module, "ALL_ISOLATION_MODES", True) and request.param is not available_modes()[0]:
+        pytest.skip("functional tests run under the preferred isolation mode only")
+    sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
+    sandbox.start()
+    yield sandbox
+    root = sandbox._proc.pid if sandbox._proc else None
+    sandbox.close()
+    if root is not None:
+        assert not descendants(root), "processes survived the sandbox"
+
+
+@pytest.fixture
+def clean(box):
+    """Runs the test, then checks nothing the candidate started is still alive."""
+    yield box
+    assert leftovers(box) == set()
+    if os.geteuid() == 0 and box.isolation in (Isolation.UID, Isolation.BWRAP):
+        assert uid_processes(200_000 + os.getpid() % 100_000) == set()
+
+
+@pytest.fixture
+def add_problem() -> Problem:
+    return ADD
+
+
+@pytest.fixture
+def sandbox_helpers():
+    """Helpers for tests that start their own sandbox."""
+    return {"limits": TEST_LIMITS, "leftovers": leftovers, "descendants": descendants}

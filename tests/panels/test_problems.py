@@ -1,0 +1,222 @@
+"""Problem loaders: HumanEval (offline), evalplus and LiveCodeBench files, and their errors."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import zlib
+from pathlib import Path
+
+import pytest
+
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.panels.problems import (
+    UnparseableTests,
+    load_evalplus,
+    load_humaneval,
+    load_livecodebench,
+    load_problems,
+    parse_check,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_humaneval_has_164_problems_with_assertions_in_source_order():
+    problems = load_humaneval()
+    assert len(problems.problems) == 164 and problems.excluded == []
+    first = problems.problems[0]
+    assert first.problem_id == "HumanEval/0" and first.entry_point == "has_close_elements"
+    assert [a.source for a in first.assertions][:2] == [
+        "assert candidate([1.0, 2.0, 3.9, 4.0, 5.0, 2.2], 0.3) == True",
+        "assert candidate([1.0, 2.0, 3.9, 4.0, 5.0, 2.2], 0.05) == False",
+    ]
+    assert len(first.assertions) == 7
+    assert all(len(p.assertions) >= 1 for p in problems.problems)
+
+
+def test_humaneval_loop_is_unrolled_with_its_setup():
+    problem = load_humaneval().by_id()["HumanEval/32"]
+    assert len(problem.assertions) == 100
+    assert problem.assertions[0].setup == ("import math", "import random", "rng = random.Random(42)", "import copy")
+    assert problem.assertions[7].source.startswith("for _ in list(range(100))[7:8]:")
+
+
+def test_parse_check_keeps_setup_and_skips_candidate_free_asserts():
+    context, assertions = parse_check(
+        "import math\n"
+        "def helper(x):\n    return x * 2\n"
+        "def check(candidate):\n"
+        "    assert True\n"
+        "    assert candidate(1) == helper(1)\n"
+        "    y = 4\n"
+        "    assert candidate(y) == 8, 'message'\n"
+        "    if y:\n        assert candidate(0) == 0\n"
+    )
+    assert "import math" in context and "def helper" in context and "check" not in context
+    assert [a.source for a in assertions] == [
+        "assert candidate(1) == helper(1)",
+        "assert candidate(y) == 8, 'message'",
+        "if y:\n    assert candidate(0) == 0",
+    ]
+    assert assertions[0].setup == ("assert True",)
+    assert assertions[1].setup == ("assert True", "y = 4")
+
+
+def test_evalplus_style_loop_over_literal_lists_is_unrolled():
+    _, assertions = parse_check(
+        "def check(candidate):\n"
+        "    inputs = [[1], [2], [3]]\n"
+        "    results = [2, 3, 4]\n"
+        "    for i, (inp, exp) in enumerate(zip(inputs, results)):\n"
+        "        assert candidate(*inp) == exp\n"
+    )
+    assert len(assertions) == 3
+
+
+@pytest.mark.parametrize(
+    ("test_code", "reason"),
+    [
+        ("def check(candidate):\n    pass\n", "no assertion"),
+        ("def check(candidate):\n    assert True\n", "no assertion"),
+        ("def check(candidate:\n", "does not parse"),
+        ("def verify(candidate):\n    assert candidate(1)\n", "found 0"),
+        ("def check(a, b):\n    assert a(1)\n", "exactly one argument"),
+    ],
+)
+def test_unparseable_tests_are_reported(test_code, reason):
+    with pytest.raises(UnparseableTests, match=reason):
+        parse_check(test_code)
+
+
+def test_unparseable_problem_is_excluded_with_its_reason(tmp_path):
+    rows = [
+        {"task_id": "T/0", "prompt": "def f(x):\n", "entry_point": "f", "canonical_solution": "    return x\n",
+         "test": "def check(candidate):\n    assert candidate(1) == 1\n"},
+        {"task_id": "T/1", "prompt": "def g(x):\n", "entry_point": "g", "canonical_solution": "    return x\n",
+         "test": "def check(candidate):\n    print('no asserts')\n"},
+    ]
+    path = tmp_path / "he.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    problems = load_problems(str(path))
+    assert [p.problem_id for p in problems.problems] == ["T/0"]
+    assert [(e.problem_id, "no assertion" in e.reason) for e in problems.excluded] == [("T/1", True)]
+
+
+def test_evalplus_files():
+    he = load_evalplus(FIXTURES / "humanevalplus_small.jsonl")
+    assert [p.problem_id for p in he.problems] == ["HumanEval/0", "HumanEval/2"]
+    assert he.problems[0].benchmark == "humaneval+" and len(he.problems[0].assertions) == 5
+    assert he.problems[0].assertions[3].source == (
+        "assert _plus_equal(candidate(*_inputs[3]), _reference(*_inputs[3]), _atol)")
+    mbpp = load_problems(str(FIXTURES / "mbppplus_small.jsonl"))
+    assert mbpp.problems[0].benchmark == "mbpp+" and len(mbpp.problems[0].assertions) == 3
+    assert mbpp.problems[0].reference_code.strip().startswith("def similar_elements")
+
+
+def test_livecodebench_file_with_compressed_private_tests():
+    lcb = load_livecodebench(FIXTURES / "livecodebench_small.jsonl")
+    functional, stdin = lcb.problems
+    assert functional.entry_point == "Solution.maxSum" and functional.call == "function"
+    assert len(functional.assertions) == 3  # 2 public + 1 private (base64/zlib/pickle)
+    assert stdin.call == "stdin" and len(stdin.assertions) == 3
+    assert [(e.problem_id, e.reason) for e in lcb.excluded] == [("abc301_b", "no test cases")]
+
+
+def test_livecodebench_private_tests_refuse_pickled_objects(tmp_path):
+    evil = base64.b64encode(zlib.compress(pickle.dumps(Path("/etc/passwd")))).decode()
+    row = json.loads((FIXTURES / "livecodebench_small.jsonl").read_text().splitlines()[0])
+    row["private_test_cases"] = evil
+    path = tmp_path / "lcb.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(InputError) as info:
+        load_livecodebench(path)
+    assert info.value.line == 1 and info.value.field == "private_test_cases"
+
+
+@pytest.mark.parametrize(
+    ("content", "line", "field"),
+    [
+        ('{"task_id": "T/0"}\n', 1, "prompt"),
+        ('\n{"task_id": "T/0", "prompt": 3, "entry_point": "f", "canonical_solution": "", "test": ""}\n', 2, "prompt"),
+        ('{"task_id": "T/0", "prompt": "", "entry_point": "not an id", "canonical_solution": "", "test": ""}\n', 1,
+         "entry_point"),
+        ('{"task_id": "T/0"\n', 1, None),
+        ('[1, 2]\n', 1, None),
+    ],
+)
+def test_malformed_humaneval_files_name_line_and_field(tmp_path, content, line, field):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(InputError) as info:
+        load_humaneval(path)
+    assert info.value.line == line and info.value.field == field
+    assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"base_input": "oops"}, "base_input"),
+        ({"plus_input": {"a": 1}}, "plus_input"),
+        ({"atol": -1}, "atol"),
+        ({"base_input": [1, 2]}, "base_input"),
+        ({"entry_point": 7}, "entry_point"),
+    ],
+)
+def test_malformed_evalplus_rows(tmp_path, patch, field):
+    row = json.loads((FIXTURES / "humanevalplus_small.jsonl").read_text().splitlines()[0])
+    row.update(patch)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(InputError) as info:
+        load_evalplus(path)
+    assert info.value.field == field and info.value.line == 1
+
+
+@pytest.mark.parametrize(
+    ("patch", "field"),
+    [
+        ({"public_test_cases": "not json"}, "public_test_cases"),
+        ({"public_test_cases": json.dumps([{"input": 1}])}, "public_test_cases"),
+        ({"metadata": "{"}, "metadata"),
+        ({"starter_code": 5}, "starter_code"),
+        ({"private_test_cases": "%%%"}, "private_test_cases"),
+    ],
+)
+def test_malformed_livecodebench_rows(tmp_path, patch, field):
+    row = json.loads((FIXTURES / "livecodebench_small.jsonl").read_text().splitlines()[0])
+    row.update(patch)
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(InputError) as info:
+        load_livecodebench(path)
+    assert info.value.field == field and info.value.line == 1
+
+
+def test_duplicate_ids_and_unknown_formats(tmp_path):
+    row = (FIXTURES / "humanevalplus_small.jsonl").read_text().splitlines()[0]
+    dup = tmp_path / "dup.jsonl"
+    dup.write_text(row + "\n" + row + "\n")
+    with pytest.raises(InputError, match="duplicate") as info:
+        load_evalplus(dup)
+    assert info.value.line == 2
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text('{"hello": 1}\n')
+    with pytest.raises(InputError, match="unknown problem format"):
+        load_problems(str(odd))
+    with pytest.raises(InputError, match="cannot open"):
+        load_problems(str(tmp_path / "missing.jsonl"))
+
+
+def test_evalplus_special_oracles(tmp_path):
+    rows = [json.loads(x) for x in (FIXTURES / "humanevalplus_small.jsonl").read_text().splitlines()]
+    rows[1]["task_id"] = "HumanEval/32"
+    path = tmp_path / "he.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    loaded = load_evalplus(path)
+    assert [p.problem_id for p in loaded.problems] == ["HumanEval/0"]
+    assert loaded.excluded[0].problem_id == "HumanEval/32" and "special oracle" in loaded.excluded[0].reason
+    mbpp = load_evalplus(FIXTURES / "mbppplus_small.jsonl").problems[0]
+    assert mbpp.entry_point == "similar_elements" and "_plus_set_equal" in mbpp.assertions[0].source
