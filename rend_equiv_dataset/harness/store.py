@@ -43,13 +43,13 @@ import fcntl
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import atomic_write_text
 
 KEY_FIELD = "run_key"
 PART_GLOB = "part-*.jsonl"
@@ -87,20 +87,6 @@ def read_jsonl_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not isinstance(obj, dict):
             raise InputError(f"expected a JSON object, got {type(obj).__name__}", file=path, line=number)
         yield number, obj
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file next to ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class PartWriter:

@@ -15,13 +15,12 @@ file is written to a temporary name and renamed.
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import atomic_write_text
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 
 TASK = "rend_equiv"
@@ -88,18 +87,6 @@ def _dumps(payload: Any) -> str:
     return json.dumps(clean(payload), indent=2, sort_keys=True, allow_nan=False) + "\n"
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def read_results(leaderboard: Path) -> list[dict[str, Any]]:
     """Every results file under ``leaderboard/results``, validated, sorted by path."""
     rows = []
@@ -148,8 +135,8 @@ def submit(run: ScoreRun, model_name: str, leaderboard: str | Path) -> Path:
             field="--leaderboard",
         )
     path = folder / "results" / model_name / f"results_{payload['config']['predictions_sha256'][:12]}.json"
-    _write_atomic(path, _dumps(payload))
+    atomic_write_text(path, _dumps(payload))
     rows = sorted(read_results(folder), key=lambda r: (-(r["accuracy"] or 0.0), r["model_name"], r["predictions_sha256"]))
-    _write_atomic(folder / "leaderboard.json", _dumps(rows))
-    _write_atomic(folder / "leaderboard.md", table_markdown(rows))
+    atomic_write_text(folder / "leaderboard.json", _dumps(rows))
+    atomic_write_text(folder / "leaderboard.md", table_markdown(rows))
     return path

@@ -20,7 +20,7 @@ with anything), and the count is reported as ``missing`` in the report.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import write_jsonl
 
 
 class Prediction(BaseModel):
@@ -160,22 +161,11 @@ def _read_meta(value: dict[str, Any], path: Path, line: int, fingerprint: str | 
 
 
 def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> None:
-    """Write a predictions file atomically (temp file next to ``path``, then rename)."""
-    import os
-    import tempfile
+    """Write a predictions file atomically (validated rows after an optional meta line)."""
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            if meta is not None:
-                handle.write(json.dumps({"meta": meta}, allow_nan=False, sort_keys=True) + "\n")
-            for record in predictions:
-                Prediction.model_validate(record)
-                handle.write(json.dumps(record, allow_nan=False, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    def validated() -> Iterator[dict[str, Any]]:
+        for record in predictions:
+            Prediction.model_validate(record)
+            yield record
 
+    write_jsonl(path, validated(), meta=meta)
