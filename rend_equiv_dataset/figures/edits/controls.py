@@ -14,42 +14,17 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.ties import MIN_REL_GAP, chart_has_min_gaps, has_min_gap, relative_gaps
 
-MIN_REL_GAP = 0.05
-"""Smallest allowed (b - a) / max(|a|, |b|) between consecutive ranked values of a series."""
+__all__ = ["MIN_REL_GAP", "MAX_RANGE_RATIO", "chart_has_min_gaps", "has_min_gap", "relative_gaps", "value_span", "violations"]
 
 MAX_RANGE_RATIO = 2.5
 """Largest allowed ratio between the value spans of edited and base data (either way)."""
 
 POINT_CHANGE: dict[str, int] = {"delete_max": -1}
 """Edits that change the number of points by definition; every other edit keeps it."""
-
-
-def relative_gaps(values: Sequence[float]) -> tuple[float, ...]:
-    """Relative gaps between consecutive ranked values.
-
-    >>> relative_gaps((30.0, 10.0, 20.0))
-    (0.5, 0.3333333333333333)
-    """
-    ranked = sorted(values)
-    gaps = []
-    for low, high in zip(ranked, ranked[1:]):
-        scale = max(abs(low), abs(high))
-        gaps.append(0.0 if scale == 0 else (high - low) / scale)
-    return tuple(gaps)
-
-
-def has_min_gap(values: Sequence[float], min_gap: float = MIN_REL_GAP) -> bool:
-    """Whether no two values of a series are nearer than ``min_gap`` (relative)."""
-    return all(gap >= min_gap for gap in relative_gaps(values))
-
-
-def chart_has_min_gaps(data: ChartData, min_gap: float = MIN_REL_GAP) -> bool:
-    """Whether every series of the chart is free of near-ties."""
-    return all(has_min_gap(s.values, min_gap) for s in data.series)
 
 
 def value_span(data: ChartData) -> float:

@@ -20,7 +20,7 @@ import hashlib
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from rend_equiv_dataset import hub
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release import images as image_cache
-from rend_equiv_dataset.figures.release.card import card_body, card_extra
+from rend_equiv_dataset.figures.release.card import ReleaseSettings, card_body, card_extra
 from rend_equiv_dataset.figures.release.records import (
     instance_features,
     instance_row,
@@ -40,18 +40,6 @@ from rend_equiv_dataset.figures.release.records import (
 INSTANCE_CONFIGS: dict[str, str] = {"instances": "renderings", "matched_cycle": "matched_cycle_renderings"}
 ROWS_PER_SHARD = {"instances": 400, "matched_cycle": 400, "renderings": 4_000, "matched_cycle_renderings": 4_000}
 MANIFEST = "images.sha256"
-
-
-@dataclass(frozen=True)
-class ReleaseSettings:
-    """How a release was made; written into its card."""
-
-    seeds: tuple[int, ...]
-    per_family: int
-    rerenders: int
-    matched_cycle: int
-    source: str = "seeds"
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

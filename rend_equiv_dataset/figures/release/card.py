@@ -9,13 +9,24 @@ from __future__ import annotations
 import platform
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.generate import Instance
 
-if TYPE_CHECKING:
-    from rend_equiv_dataset.figures.release.build import ReleaseSettings
+
+@dataclass(frozen=True)
+class ReleaseSettings:
+    """How a release was made; written into its card."""
+
+    seeds: tuple[int, ...]
+    per_family: int
+    rerenders: int
+    matched_cycle: int
+    source: str = "seeds"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
 
 CITATION = """@misc{rendequiv2026,
   title         = {Consistency Has a Computable Blind Spot: A Commutation Theory of Label-Free

@@ -29,20 +29,10 @@ from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
-from rend_equiv_dataset.figures.release.records import instance_record
+from rend_equiv_dataset.figures.release.records import InstanceImages, instance_record
 
 # How many candidate styles may fail the legibility check before an instance is rejected.
 MAX_REJECTED_STYLES = 24
-
-
-@dataclass(frozen=True)
-class InstanceImages:
-    """PNG bytes of one instance, with the styles they were drawn in."""
-
-    base: bytes
-    base_style: Style
-    rerenders: tuple[tuple[Style, bytes], ...]
-    edits: tuple[bytes, ...]
 
 
 def render_instance(instance: Instance, rerenders: int) -> InstanceImages:

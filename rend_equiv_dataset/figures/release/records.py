@@ -14,15 +14,15 @@ type), so it is unique across a release and stable across builds.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rend_equiv_dataset.figures.charts.styles import Style
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.transforms import IDENTITY, to_json
 
 if TYPE_CHECKING:
     import datasets
-
-    from rend_equiv_dataset.figures.release.images import InstanceImages
 
 ROLES: tuple[str, ...] = ("base", "rerender", "edit")
 RENDERING_FIELDS: tuple[str, ...] = (
@@ -30,6 +30,17 @@ RENDERING_FIELDS: tuple[str, ...] = (
     "variant", "image", "question", "target", "answer_type", "labels", "transform",
 )
 IDENTITY_JSON = to_json(IDENTITY)
+
+
+@dataclass(frozen=True)
+class InstanceImages:
+    """PNG bytes of one instance, with the styles they were drawn in
+    (made by :func:`rend_equiv_dataset.figures.release.images.render_instance`)."""
+
+    base: bytes
+    base_style: Style
+    rerenders: tuple[tuple[Style, bytes], ...]
+    edits: tuple[bytes, ...]
 
 
 def _json(value: Any) -> str:
