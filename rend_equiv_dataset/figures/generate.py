@@ -35,7 +35,6 @@ from rend_equiv_dataset.transforms import IDENTITY, Answer, Transform
 EDIT_TYPES: tuple[str, ...] = ("scale", "offset", "delete_max", "swap", "cycle", "zoom")
 """Edit kinds of DESIGN §3.3, in the order edits are listed on an instance."""
 
-ANSWER_TYPES: tuple[str, ...] = ("number", "label")
 
 
 @dataclass(frozen=True)

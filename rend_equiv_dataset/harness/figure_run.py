@@ -20,7 +20,7 @@ from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness import prompts
 from rend_equiv_dataset.harness.provenance import dataset_fingerprint, model_revision, run_key
-from rend_equiv_dataset.harness.renderings import decode_image, load_renderings
+from rend_equiv_dataset.figures.release.read import decode_image, load_rendering_images
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
 from rend_equiv_dataset.harness.types import Completion, ErrorInfo, GenerationSettings, Model, Request
@@ -65,11 +65,21 @@ def check_model_argument(model: str) -> None:
         raise InputError(f"no model folder at {model!r}", field="--model")
 
 
+def _renderings(data_dir: Path) -> Any:
+    if not data_dir.is_dir():
+        raise InputError("is not a folder", file=data_dir, field="--data")
+    try:
+        return load_rendering_images(data_dir)
+    except InputError as err:
+        raise InputError(f"{err.message}; build a release with `rend-equiv build`", file=err.file or data_dir,
+                         line=err.line, field=err.field or "--data") from None
+
+
 def run_figures(run: FigureRun) -> int:
     """Run (or resume) ``run``; returns the exit status."""
     check_model_argument(run.model)
     ctx = process_context(run.shard)
-    table = load_renderings(run.data)
+    table = _renderings(Path(run.data))
     if run.limit is not None:
         table = table.select(range(min(run.limit, len(table))))
     all_ids: list[str] = list(table["render_id"])

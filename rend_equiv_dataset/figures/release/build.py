@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset import hub
+from rend_equiv_dataset import hub, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release import images as image_cache
@@ -37,8 +37,9 @@ from rend_equiv_dataset.figures.release.records import (
 )
 
 # Instance sets a release may hold, and the per-image config derived from each.
-INSTANCE_CONFIGS: dict[str, str] = {"instances": "renderings", "matched_cycle": "matched_cycle_renderings"}
-ROWS_PER_SHARD = {"instances": 400, "matched_cycle": 400, "renderings": 4_000, "matched_cycle_renderings": 4_000}
+INSTANCE_CONFIGS: dict[str, str] = schema.RENDERINGS_OF
+ROWS_PER_SHARD = {schema.INSTANCES: 400, schema.MATCHED_CYCLE: 400,
+                  schema.RENDERINGS: 4_000, schema.MATCHED_CYCLE_RENDERINGS: 4_000}
 MANIFEST = "images.sha256"
 
 

@@ -1,8 +1,17 @@
-"""Read a release's ``renderings`` config (DESIGN §7.2) without its images.
+"""The one reader of a release's ``renderings`` configs (DESIGN §7.2), for scoring and for runs.
 
-Scoring needs only a few light columns of each row, so the parquet files the
+Scoring needs only the light columns of each row, so the parquet files the
 dataset card lists for ``renderings`` are read with pyarrow and ``columns=``;
-the embedded PNGs are never decoded. The files are resolved through
+the embedded PNGs are never decoded (:func:`load_renderings`). A model run
+needs the images too: :func:`load_rendering_images` checks the rows the same
+way, then gives the table with the images left undecoded, and
+:func:`decode_image` decodes one when it is answered (so a broken image fails
+that rendering only).
+
+The files are read directly, not through ``load_dataset``'s Arrow cache: with
+datasets 5.2 that cache is keyed by the folder's *name* and config only, so two
+different releases in folders with the same name (``release/``) would share
+one cache entry and the second would load the first one's rows. The files are resolved through
 ``datasets.load_dataset_builder`` so the card's ``configs:`` section stays the
 one source of truth for where the data lives.
 
@@ -14,35 +23,32 @@ the predictions ``meta`` line; scoring and submission check it.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.schema import (
+    ANSWER_TYPES,
+    BASE,
+    MATCHED_CYCLE_RENDERINGS,
+    RENDERING_TEXT_COLUMNS,
+    RENDERINGS,
+    ROLES,
+)
 from rend_equiv_dataset.transforms import Transform, from_json
 
-CONFIG = "renderings"
-MATCHED_CONFIG = "matched_cycle_renderings"
+if TYPE_CHECKING:
+    import datasets
+    from PIL import Image
+
+CONFIG = RENDERINGS
+MATCHED_CONFIG = MATCHED_CYCLE_RENDERINGS
 """The m=6 swap-versus-cycle set's renderings (paper §4.3), same columns as ``renderings``."""
-ROLES = ("base", "rerender", "edit")
-ANSWER_TYPES = ("number", "label")
-COLUMNS: tuple[str, ...] = (
-    "render_id",
-    "instance_id",
-    "data_seed",
-    "template_id",
-    "family",
-    "question_type",
-    "role",
-    "variant",
-    "question",
-    "target",
-    "answer_type",
-    "labels",
-    "transform",
-)
+COLUMNS = RENDERING_TEXT_COLUMNS
 
 
 @dataclass(frozen=True)
@@ -127,6 +133,42 @@ def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[Renderin
     return check_renderings(rows, file=Path(data_dir))
 
 
+def load_rendering_images(data_dir: str | Path, config: str = CONFIG) -> datasets.Dataset:
+    """Every row of a renderings-shaped config with its image left undecoded, for a model run.
+
+    The rows are checked as :func:`load_renderings` checks them; the table keeps
+    the files' row order, and ``image`` holds ``{"bytes", "path"}`` values for
+    :func:`decode_image`.
+    """
+    import datasets
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    load_renderings(data_dir, config)
+    paths = renderings_files(data_dir, config)
+    for path in paths:
+        if "image" not in pq.read_schema(path).names:
+            raise InputError("missing column 'image'", file=path, field="image")
+    table = pa.concat_tables([pq.read_table(path) for path in paths])
+    return datasets.Dataset(table).cast_column("image", datasets.Image(decode=False))
+
+
+def decode_image(value: Any) -> Image.Image:
+    """Decode an undecoded ``datasets.Image`` value (``{"bytes", "path"}``) to RGB."""
+    from PIL import Image
+
+    if isinstance(value, Image.Image):
+        return value.convert("RGB")
+    data = value.get("bytes") if isinstance(value, dict) else None
+    if data is None and isinstance(value, dict) and value.get("path"):
+        data = Path(value["path"]).read_bytes()
+    if data is None:
+        raise ValueError("the image has neither bytes nor a path")
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB")
+
+
 def rendering_from_row(row: Mapping[str, Any], *, file: str | Path | None = None, line: int | None = None) -> Rendering:
     """Validate one row of §7.2 (as a plain mapping) into a :class:`Rendering`."""
 
@@ -161,7 +203,7 @@ def check_renderings(rows: Sequence[Rendering], *, file: str | Path | None = Non
         if row.render_id in seen:
             raise InputError(f"duplicate render_id {row.render_id!r}", file=file, field="render_id")
         seen.add(row.render_id)
-        bases[row.instance_id] = bases.get(row.instance_id, 0) + (row.role == "base")
+        bases[row.instance_id] = bases.get(row.instance_id, 0) + (row.role == BASE)
     if bad := sorted(i for i, n in bases.items() if n != 1):
         raise InputError(f"instance {bad[0]!r} has {bases[bad[0]]} base rows, expected exactly 1", file=file, field="role")
     return list(rows)

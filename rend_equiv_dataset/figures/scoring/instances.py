@@ -30,6 +30,7 @@ from rend_equiv_dataset.figures.scoring.predictions import Prediction
 from rend_equiv_dataset.figures.release.read import Rendering
 from rend_equiv_dataset.figures.answers.relaxed import clusters, entropy, is_correct, residual, residual_ok, target_value, within
 from rend_equiv_dataset.figures.answers.parse import ParsedAnswer, parse_answer
+from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
 from rend_equiv_dataset.transforms import Affine, Identity, LabelMap
 
 DEFAULT_THRESHOLD = 0.5
@@ -76,7 +77,7 @@ class InstanceScore:
         return {g: not residual_ok(r, self.answer_type) for g, r in self.residuals.items()}
 
 
-_TRANSFORM_TYPES = {"number": (Identity, Affine), "label": (Identity, LabelMap)}
+_TRANSFORM_TYPES = {NUMBER: (Identity, Affine), LABEL: (Identity, LabelMap)}
 
 
 def group_instances(renderings: Sequence[Rendering]) -> list[Instance]:
@@ -87,14 +88,14 @@ def group_instances(renderings: Sequence[Rendering]) -> list[Instance]:
     instances = []
     for instance_id in sorted(groups):
         rows = groups[instance_id]
-        base = next((r for r in rows if r.role == "base"), None)
+        base = next((r for r in rows if r.role == BASE), None)
         if base is None:
             raise InputError(f"instance {instance_id!r} has no base rendering", field="role")
         instance = Instance(base)
         for row in sorted(rows, key=lambda r: r.render_id):
-            if row.role == "rerender":
+            if row.role == RERENDER:
                 instance.rerenders.append(row)
-            elif row.role == "edit":
+            elif row.role == EDIT:
                 _add_edit(instance, row)
         if not instance.edits:
             raise InputError(f"instance {instance_id!r} has no edit rows; ECS needs at least the zoom edit", field="role")

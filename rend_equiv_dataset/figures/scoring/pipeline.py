@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset import __version__
+from rend_equiv_dataset import __version__, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.predictions import Prediction, Predictions, read_predictions
 from rend_equiv_dataset.figures.release.read import Rendering, dataset_fingerprint, load_matched_renderings, load_renderings
@@ -90,7 +90,7 @@ def score_matched(matched: Sequence[Rendering], predictions: dict[str, Predictio
     result = matched_cycle(scores)
     if result is None:
         return None
-    sizes = sorted({len(r.labels) for r in matched if r.role == "base"})
+    sizes = sorted({len(r.labels) for r in matched if r.role == schema.BASE})
     result["predicted_undetectable_ratio"] = {str(m): 2 * math.factorial(m - 2) / m for m in sizes if m >= 2}
     return result
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset.figures.release.read import Rendering, check_renderings, rendering_from_row
+from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform, to_json
 
 LABEL_POOL = ("Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew")
@@ -30,11 +31,11 @@ def _row(instance: str, seed: int, template: str, role: str, variant: str, targe
         "instance_id": instance,
         "data_seed": seed,
         "template_id": template,
-        "family": "bar" if kind == "number" else "pie",
-        "question_type": "read_value" if kind == "number" else "argmax",
+        "family": "bar" if kind == NUMBER else "pie",
+        "question_type": "read_value" if kind == NUMBER else "argmax",
         "role": role,
         "variant": variant,
-        "question": "What is the value of the first bar?" if kind == "number" else "Which category is largest?",
+        "question": "What is the value of the first bar?" if kind == NUMBER else "Which category is largest?",
         "target": target,
         "answer_type": kind,
         "labels": list(labels),
@@ -85,17 +86,17 @@ def synthetic_rows(
                 labels = list(LABEL_POOL[:m])
                 target = labels[int(rng.integers(m))]
                 edits = _label_edits(rng, labels, target, cycle)
-                kind = "label"
+                kind = LABEL
             else:
-                labels, kind = [], "number"
+                labels, kind = [], NUMBER
                 target = repr(float(rng.integers(*values)))
                 edits = _number_edits(rng)
-            rows.append(_row(instance, seed, template, "base", "base", target, kind, labels, IDENTITY))
-            rows += [_row(instance, seed, template, "rerender", "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
+            rows.append(_row(instance, seed, template, BASE, BASE, target, kind, labels, IDENTITY))
+            rows += [_row(instance, seed, template, RERENDER, "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
             for variant, transform, edit_labels in edits:
-                value = transform.apply(float(target) if kind == "number" else target)
-                text = repr(float(value)) if kind == "number" else str(value)
-                rows.append(_row(instance, seed, template, "edit", variant, text, kind, edit_labels or labels, transform))
+                value = transform.apply(float(target) if kind == NUMBER else target)
+                text = repr(float(value)) if kind == NUMBER else str(value)
+                rows.append(_row(instance, seed, template, EDIT, variant, text, kind, edit_labels or labels, transform))
     return rows
 
 
