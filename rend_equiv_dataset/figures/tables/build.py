@@ -39,9 +39,8 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
-from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
-from rend_equiv_dataset.figures.edits.controls import violations
-from rend_equiv_dataset.figures.edits.operators import OPERATORS
+from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
+from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, transform_for, violations
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import (
     EDIT_TRIES,
@@ -226,7 +225,7 @@ class Legibility:
 def build_edits(data: ChartData, question: Question, rng: np.random.Generator, suite: str,
                 skipped: Counter[str], legible: Legibility | None = None) -> tuple[Edit, ...] | None:
     """The suite G of one instance (zoom included), or ``None`` when even the zoom control fails."""
-    applicable = QUESTION_TYPES[question.question_type].edits
+    applicable = applicable_edits(question.question_type)
     edits = []
     for kind in (k for k in EDIT_TYPES if k in _SUITES_INTERNAL[suite] and k in applicable):
         edit, why = make_edit(kind, data, question, rng, suite)
