@@ -20,7 +20,8 @@ import numpy as np
 
 from rend_equiv_dataset.figures.release.read import Rendering, check_renderings, rendering_from_row
 from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
-from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform, to_json
+from rend_equiv_dataset.theory.detection import edit_transform
+from rend_equiv_dataset.transforms import IDENTITY, Transform, to_json
 
 LABEL_POOL = ("Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew")
 
@@ -46,7 +47,7 @@ def _row(instance: str, seed: int, template: str, role: str, variant: str, targe
 def _number_edits(rng: np.random.Generator) -> list[tuple[str, Transform, None]]:
     scale = float(rng.choice([0.5, 2.0, 3.0]))
     shift = float(rng.choice([5.0, 10.0, 20.0]))
-    return [("scale", Affine(scale, 0.0), None), ("offset", Affine(1.0, shift), None), ("zoom", IDENTITY, None)]
+    return [(name, edit_transform(name, scale=scale, shift=shift), None) for name in ("scale", "offset", "zoom")]
 
 
 def _label_edits(rng: np.random.Generator, labels: list[str], answer: str, cycle: bool) -> list[tuple[str, Transform, list[str] | None]]:
@@ -54,12 +55,12 @@ def _label_edits(rng: np.random.Generator, labels: list[str], answer: str, cycle
     partner = others[int(rng.integers(len(others)))]
     runner_up = others[int(rng.integers(len(others)))]
     edits: list[tuple[str, Transform, list[str] | None]] = [
-        ("swap", LabelMap.from_pairs({answer: partner, partner: answer}), None),
-        ("delete_max", LabelMap.from_pairs({answer: runner_up}), [x for x in labels if x != answer]),
-        ("zoom", IDENTITY, None),
+        ("swap", edit_transform("swap", labels=(answer, partner)), None),
+        ("delete_max", edit_transform("delete_max", labels=(answer, runner_up)), [x for x in labels if x != answer]),
+        ("zoom", edit_transform("zoom"), None),
     ]
     if cycle:
-        edits.append(("cycle", LabelMap.from_pairs({x: labels[(i + 1) % len(labels)] for i, x in enumerate(labels)}), None))
+        edits.append(("cycle", edit_transform("cycle", labels=labels), None))
     return edits
 
 
