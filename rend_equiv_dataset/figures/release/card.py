@@ -14,6 +14,7 @@ from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.reports import markdown_table
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,7 @@ def rebuild_command(settings: ReleaseSettings) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    lines = markdown_table(header, rows)
     return "\n".join(lines)
 
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from rend_equiv_dataset.reports import markdown_table
+
 
 def _pct(value: float | None, digits: int = 2) -> str:
     return "—" if value is None or math.isnan(value) else f"{round(100 * value, digits) + 0.0:.{digits}f}%"
@@ -39,9 +41,7 @@ def _num(value: float | None, digits: int = 3) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return lines + [""]
+    return [*markdown_table(header, rows), ""]
 
 
 def render_markdown(report: dict[str, Any]) -> str:
