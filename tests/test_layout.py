@@ -189,3 +189,24 @@ def test_no_import_cycle():
 def test_the_cycle_finder_finds_cycles(monkeypatch, graph, expected):
     monkeypatch.setitem(globals(), "GRAPH", graph)
     assert _cycle() == expected
+
+
+def _top_level_classes() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for name, path in _modules().items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                found.setdefault(node.name, []).append(name)
+    return found
+
+
+def test_names_say_which_product():
+    """A reader meeting ``signals``, ``report``, ``Instance`` or ``Rendering`` knows which one it is."""
+    stems: dict[str, list[str]] = {}
+    for name in GRAPH:
+        stems.setdefault(name.rpartition(".")[2], []).append(name)
+    for stem in ("signals", "report", "resumable", "execution_signal", "panel_report"):
+        assert len(stems.get(stem, [])) <= 1, stems[stem]
+    classes = _top_level_classes()
+    for cls in ("Instance", "Rendering", "RenderingRow", "InstanceRenderings", "EditType"):
+        assert len(classes.get(cls, [])) <= 1, classes[cls]

@@ -36,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.harness.runner import check_model_argument
+    from rend_equiv_dataset.harness.resumable import check_model_argument
     from rend_equiv_dataset.figures.tables.digitized import DigitizeRun, run_digitize
 
     check_model_argument(args.model)

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.panels.records import load_panel_records
     from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
     from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown
-    from rend_equiv_dataset.panels.metrics.report import build_report
+    from rend_equiv_dataset.panels.metrics.panel_report import build_report
     from rend_equiv_dataset.reports import json_ready
     from rend_equiv_dataset.panels.metrics.source import panel_from_records
 

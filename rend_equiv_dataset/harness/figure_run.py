@@ -19,7 +19,7 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness import prompts
 from rend_equiv_dataset.harness.provenance import dataset_fingerprint, model_revision, run_key
 from rend_equiv_dataset.figures.release.read import decode_image, load_rendering_images
-from rend_equiv_dataset.harness.runner import check_model_argument, error_record, run_resumable
+from rend_equiv_dataset.harness.resumable import check_model_argument, error_record, run_resumable
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
 from rend_equiv_dataset.harness.types import Completion, ErrorInfo, GenerationSettings, Model, Request

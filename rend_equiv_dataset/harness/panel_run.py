@@ -29,7 +29,7 @@ from typing import Any
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.harness.provenance import model_revision, run_key
 from rend_equiv_dataset.harness import prompts
-from rend_equiv_dataset.harness.runner import check_model_argument, error_record, run_resumable
+from rend_equiv_dataset.harness.resumable import check_model_argument, error_record, run_resumable
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import RunStore
 from rend_equiv_dataset.harness.types import Completion, GenerationSettings, Model, Request

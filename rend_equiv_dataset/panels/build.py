@@ -24,7 +24,7 @@ import numpy as np
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.candidates.mutants import Candidate
-from rend_equiv_dataset.panels.signals import (
+from rend_equiv_dataset.panels.execution_signal import (
     COVERAGE_LEVELS,
     MAIN_COVERAGES,
     prefix_signal,

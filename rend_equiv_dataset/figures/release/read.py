@@ -52,7 +52,7 @@ COLUMNS = RENDERING_TEXT_COLUMNS
 
 
 @dataclass(frozen=True)
-class Rendering:
+class RenderingRow:
     """One image a model answers: a row of the ``renderings`` config without its image."""
 
     render_id: str
@@ -70,7 +70,7 @@ class Rendering:
     transform: Transform
 
 
-def dataset_fingerprint(data: str | Path | Iterable[Rendering]) -> str:
+def dataset_fingerprint(data: str | Path | Iterable[RenderingRow]) -> str:
     """sha256 over the sorted ``render_id``/``target`` pairs of a release.
 
     Accepts a release folder or already-loaded renderings. Two releases with
@@ -114,16 +114,16 @@ def has_config(data_dir: str | Path, config: str) -> bool:
     return config in config_names(data_dir)
 
 
-def load_matched_renderings(data_dir: str | Path) -> list[Rendering]:
+def load_matched_renderings(data_dir: str | Path) -> list[RenderingRow]:
     """The ``matched_cycle_renderings`` rows, or ``[]`` when the release has no matched set."""
     return load_renderings(data_dir, MATCHED_CONFIG) if has_config(data_dir, MATCHED_CONFIG) else []
 
 
-def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[Rendering]:
+def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[RenderingRow]:
     """Read and validate every row of a renderings-shaped config of a release folder (images skipped)."""
     import pyarrow.parquet as pq
 
-    rows: list[Rendering] = []
+    rows: list[RenderingRow] = []
     for path in renderings_files(data_dir, config):
         names = set(pq.read_schema(path).names)
         if missing := [c for c in COLUMNS if c not in names]:
@@ -169,8 +169,8 @@ def decode_image(value: Any) -> Image.Image:
     return image.convert("RGB")
 
 
-def rendering_from_row(row: Mapping[str, Any], *, file: str | Path | None = None, line: int | None = None) -> Rendering:
-    """Validate one row of §7.2 (as a plain mapping) into a :class:`Rendering`."""
+def rendering_from_row(row: Mapping[str, Any], *, file: str | Path | None = None, line: int | None = None) -> RenderingRow:
+    """Validate one row of §7.2 (as a plain mapping) into a :class:`RenderingRow`."""
 
     def need(name: str, kind: type | tuple[type, ...]) -> Any:
         value = row.get(name)
@@ -190,10 +190,10 @@ def rendering_from_row(row: Mapping[str, Any], *, file: str | Path | None = None
         transform = from_json(strings.pop("transform"))
     except InputError as err:
         raise InputError(err.message, file=file, line=line, field="transform") from None
-    return Rendering(data_seed=need("data_seed", int), labels=tuple(labels), transform=transform, **strings)
+    return RenderingRow(data_seed=need("data_seed", int), labels=tuple(labels), transform=transform, **strings)
 
 
-def check_renderings(rows: Sequence[Rendering], *, file: str | Path | None = None) -> list[Rendering]:
+def check_renderings(rows: Sequence[RenderingRow], *, file: str | Path | None = None) -> list[RenderingRow]:
     """Check table-level rules: unique render ids, one base row per instance."""
     if not rows:
         raise InputError("the renderings config is empty", file=file)
@@ -209,8 +209,8 @@ def check_renderings(rows: Sequence[Rendering], *, file: str | Path | None = Non
     return list(rows)
 
 
-def _example(render_id: str, target: str) -> Rendering:
+def _example(render_id: str, target: str) -> RenderingRow:
     """A minimal rendering for doctests."""
     from rend_equiv_dataset.transforms import IDENTITY
 
-    return Rendering(render_id, "i", 0, "t", "bar", "read", "base", "base", "q?", target, "number", (), IDENTITY)
+    return RenderingRow(render_id, "i", 0, "t", "bar", "read", "base", "base", "q?", target, "number", (), IDENTITY)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from rend_equiv_dataset.figures.release.read import Rendering, check_renderings, rendering_from_row
+from rend_equiv_dataset.figures.release.read import RenderingRow, check_renderings, rendering_from_row
 from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
 from rend_equiv_dataset.theory.detection import edit_transform
 from rend_equiv_dataset.transforms import IDENTITY, Transform, to_json
@@ -101,6 +101,6 @@ def synthetic_rows(
     return rows
 
 
-def synthetic_renderings(**kwargs: Any) -> list[Rendering]:
-    """:func:`synthetic_rows` validated into :class:`Rendering` objects."""
+def synthetic_renderings(**kwargs: Any) -> list[RenderingRow]:
+    """:func:`synthetic_rows` validated into :class:`RenderingRow` objects."""
     return check_renderings([rendering_from_row(r) for r in synthetic_rows(**kwargs)])

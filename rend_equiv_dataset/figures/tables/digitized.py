@@ -262,7 +262,7 @@ def run_digitize(run: DigitizeRun, load_model: Callable[[], Any] | None = None) 
     """
     from rend_equiv_dataset import hub
     from rend_equiv_dataset.harness.provenance import run_key
-    from rend_equiv_dataset.harness.runner import run_resumable
+    from rend_equiv_dataset.harness.resumable import run_resumable
     from rend_equiv_dataset.harness.sharding import single_process
     from rend_equiv_dataset.harness.store import RunStore
 
@@ -298,7 +298,7 @@ def _ask(model: Any, batch: list[Path], run: DigitizeRun) -> list[dict[str, Any]
     """One store record per image of the batch: the model's output, or why there is none."""
     from PIL import Image
 
-    from rend_equiv_dataset.harness.runner import error_record
+    from rend_equiv_dataset.harness.resumable import error_record
     from rend_equiv_dataset.harness.types import ErrorInfo, GenerationSettings, Request
 
     settings = GenerationSettings(max_new_tokens=run.max_new_tokens)

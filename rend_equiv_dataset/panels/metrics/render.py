@@ -1,4 +1,4 @@
-"""report.md and the figures of a panel report, drawn from the dict :func:`.report.build_report` returns.
+"""report.md and the figures of a panel report, drawn from the dict :func:`.panel_report.build_report` returns.
 
 Markdown shows fractions as percentages (``%``) and gains as percentage
 points (``pp``); report.json keeps fractions. Figures use matplotlib's
