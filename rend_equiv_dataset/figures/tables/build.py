@@ -40,7 +40,7 @@ import numpy as np
 from rend_equiv_dataset.figures.charts.canonical import format_answer
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
-from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, transform_for, violations
+from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, edit_type, transform_for, violations
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import (
     EDIT_TRIES,
@@ -184,7 +184,7 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
         if (tie := ill_posed(proposal.data, question)) is not None:
             return None, f"the edited data has no single answer: {tie}"
         transform = transform_for(kind, data, question, proposal.params)
-        if kind != "zoom" and transform == IDENTITY:
+        if not edit_type(kind).invariance and transform == IDENTITY:
             return None, "φ is the identity for this question"
         try:
             target = verify_law(data, proposal.data, question, transform)
