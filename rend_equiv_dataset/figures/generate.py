@@ -148,7 +148,7 @@ MATCHED_STREAM = 0x6D63
 """First spawn-key word of the matched cycle set, so its stream never meets the main set's."""
 
 MAIN_SUITE: tuple[str, ...] = registry.suite_edits(registry.MAIN)
-"""The paper's edits of the main set (its permutation edit is swap, DESIGN §3.3); generation
+"""The paper's edits of the main set (its permutation edit is swap); generation
 reads the registry itself, so an edit registered later joins too."""
 
 MATCHED_SUITE: tuple[str, ...] = registry.suite_edits(registry.MATCHED)

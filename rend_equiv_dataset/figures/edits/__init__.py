@@ -1,4 +1,4 @@
-"""Edits g and the difficulty controls they must keep (DESIGN §3.3, paper §5).
+"""Edits g and the difficulty controls they must keep (paper §3, §5).
 
 Each edit type is one registered class (:mod:`.registry`): its operator, its
 answer-transform φ_g per question type, where it applies, its controls and

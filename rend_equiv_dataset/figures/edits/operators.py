@@ -1,4 +1,4 @@
-"""The paper's six edits g (DESIGN §3.3), one registered class each.
+"""The paper's six edits g, one registered class each.
 
 Each class holds its operator (``propose``: the base chart data, the posed
 question and a seeded generator in, the edited data g(D) and JSON-able

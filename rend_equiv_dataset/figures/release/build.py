@@ -22,7 +22,6 @@ import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from rend_equiv_dataset import hub, schema
 from rend_equiv_dataset.errors import InputError

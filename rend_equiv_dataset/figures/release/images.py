@@ -22,7 +22,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from rend_equiv_dataset import __version__

@@ -1,4 +1,4 @@
-"""The one reader of a release's ``renderings`` configs (DESIGN §7.2), for scoring and for runs.
+"""The one reader of a release's ``renderings`` configs (columns in :mod:`rend_equiv_dataset.schema`), for scoring and runs.
 
 Scoring needs only the light columns of each row, so the parquet files the
 dataset card lists for ``renderings`` are read with pyarrow and ``columns=``;
