@@ -9,7 +9,8 @@ modules of the package (``from pkg import name`` counts as importing
 - the root core (``transforms``, ``theory``, ``io``, ``schema``, ``stats``,
   ``errors``, ``hub``, ``reports``) imports neither product, nor ``commands``,
   nor ``harness``;
-- nothing but ``cli`` and ``commands`` imports ``commands``;
+- nothing but ``cli`` and ``commands`` imports ``commands``, and the harness
+  imports neither ``panels`` nor a command;
 - inside ``figures`` arrows follow the pipeline down (charts ← questions,
   answers ← edits ← generate ← release ← tables ← scoring), and the scorer
   reads a release only through its reader, never a writer;
@@ -116,6 +117,10 @@ def test_figures_and_panels_never_import_each_other():
 
 def test_root_core_imports_no_product_and_no_shell():
     assert _arrows(CORE, ("figures", "panels", "commands", "harness", "cli")) == []
+
+
+def test_the_shared_harness_serves_both_products_without_importing_panels():
+    assert _arrows(("harness",), ("panels", "commands", "cli")) == []
 
 
 def test_only_the_cli_imports_commands():

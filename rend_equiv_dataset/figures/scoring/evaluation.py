@@ -24,6 +24,7 @@ from rend_equiv_dataset.figures.scoring import metrics as m
 from rend_equiv_dataset.stats import DEFAULT_RESAMPLES, cluster_codes, percentile_interval, resample_counts
 from rend_equiv_dataset.figures.scoring.instances import IBEM_REA, InstanceScore
 from rend_equiv_dataset.figures.scoring.taxonomy import instance_error, predicted_detection, taxonomy_counts
+from rend_equiv_dataset.schema import NUMBER
 from rend_equiv_dataset.transforms import Transform
 
 NUMERIC_EDITS = ("scale", "offset")
@@ -253,7 +254,7 @@ def detection_by_edit(
 
 
 def _target(score: InstanceScore) -> float | str:
-    return float(score.target) if score.answer_type == "number" else score.target
+    return float(score.target) if score.answer_type == NUMBER else score.target
 
 
 def fisher_tests(table: dict[str, dict]) -> list[dict]:

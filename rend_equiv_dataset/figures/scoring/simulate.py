@@ -43,6 +43,7 @@ from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.answers.relaxed import TOLERANCE, target_value, within
 from rend_equiv_dataset.figures.scoring.instances import InstanceRenderings, group_instances
 from rend_equiv_dataset.theory.detection import detection_probability
+from rend_equiv_dataset.schema import LABEL, NUMBER
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform
 
 FIELD = "--reader"
@@ -124,8 +125,8 @@ def planted_error(component: Component, instance: InstanceRenderings, rng: np.ra
     """The error map this component plants on this instance (identity for the other answer type)."""
     base = instance.base
     if component.kind == "affine":
-        return Affine(component.alpha, component.beta) if base.answer_type == "number" else IDENTITY
-    if not component.kind.startswith("permute:") or base.answer_type != "label" or len(base.labels) < 2:
+        return Affine(component.alpha, component.beta) if base.answer_type == NUMBER else IDENTITY
+    if not component.kind.startswith("permute:") or base.answer_type != LABEL or len(base.labels) < 2:
         return IDENTITY
     labels = list(base.labels)
     how = component.kind.split(":")[1]
@@ -143,12 +144,12 @@ def planted_error(component: Component, instance: InstanceRenderings, rng: np.ra
 
 def _apply(error: Transform, row: RenderingRow) -> str:
     value = target_value(row.target, row.answer_type)
-    answer = error.apply(value) if not isinstance(error, Affine) or row.answer_type == "number" else value
+    answer = error.apply(value) if not isinstance(error, Affine) or row.answer_type == NUMBER else value
     return f"The answer is {answer:.10g}." if isinstance(answer, float) else f"The answer is {answer}."
 
 
 def _noisy(component: Component, row: RenderingRow, rng: np.random.Generator) -> str:
-    if row.answer_type == "number":
+    if row.answer_type == NUMBER:
         return f"{float(row.target) * (1.0 + component.sigma * rng.standard_normal()):.10g}"
     others = [x for x in row.labels if x != row.target]
     if others and rng.random() < min(component.sigma, 1.0):
@@ -189,9 +190,9 @@ def _wrong(error: Transform, instance: InstanceRenderings) -> bool:
     """Whether the error changes this instance's answer beyond tolerance."""
     base = instance.base
     value = target_value(base.target, base.answer_type)
-    if isinstance(error, Affine) and base.answer_type != "number":
+    if isinstance(error, Affine) and base.answer_type != NUMBER:
         return False
-    if isinstance(error, LabelMap) and base.answer_type != "label":
+    if isinstance(error, LabelMap) and base.answer_type != LABEL:
         return False
     return not within(error.apply(value), value, base.answer_type)
 
