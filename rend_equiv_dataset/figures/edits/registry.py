@@ -101,8 +101,13 @@ def register_edit(cls: E) -> E:
         raise ValueError(f"{cls.__name__} needs a class attribute name (a non-empty string)")
     if name in EDITS:
         raise ValueError(f"an edit named {name!r} is already registered")
-    if cls.theory.name != name:
-        raise ValueError(f"{cls.__name__}.theory is named {cls.theory.name!r}, expected {name!r}")
+    if cls.propose is EditType.propose:
+        raise ValueError(f"{cls.__name__} needs an operator: a propose(data, question, rng) staticmethod")
+    theory = getattr(cls, "theory", None)
+    if not isinstance(theory, TheoryEdit):
+        raise ValueError(f"{cls.__name__} needs a theory transform: theory = TheoryEdit({name!r}, ...)")
+    if theory.name != name:
+        raise ValueError(f"{cls.__name__}.theory is named {theory.name!r}, expected {name!r}")
     if unknown := sorted(set(cls.phi_rules) - set(QUESTION_TYPES)):
         raise ValueError(f"{cls.__name__}.phi_rules names unknown question types {unknown}")
     register_theory_edit(cls.theory)

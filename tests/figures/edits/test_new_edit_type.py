@@ -125,8 +125,17 @@ def test_registration_is_checked():
         name = "double"
         phi_rules = {"median": Double.phi_rules["value"]}
 
+    class NoOperator(EditType):
+        name = "double"
+        theory = Double.theory
+
+    class NoTheory(EditType):
+        name = "double"
+        propose = staticmethod(_double)
+
     for cls, message in ((Nameless, "needs a class attribute name"), (Mislabelled, "theory is named"),
-                         (UnknownQuestion, "unknown question types")):
+                         (UnknownQuestion, "unknown question types"), (NoOperator, "needs an operator"),
+                         (NoTheory, "needs a theory transform")):
         with pytest.raises(ValueError, match=message):
             register_edit(cls)
     with pytest.raises(ValueError, match="already registered"):
