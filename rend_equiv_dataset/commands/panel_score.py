@@ -45,7 +45,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.hub import atomic_dir, check_output_dir
+    from rend_equiv_dataset.io import atomic_dir, check_output_dir
     from rend_equiv_dataset.panels.records import load_panel_records
     from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
     from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown

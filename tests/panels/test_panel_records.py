@@ -89,7 +89,7 @@ BAD = [
     ([full(0, judge_source="human")], 1, "judge_source", "found 'human'"),
     ([full(0, extra=1)], 1, "extra", "not a field"),
     ([short(0, problem_id=None)], 1, "problem_id", "found None"),
-    ([short(0), "[1, 2]"], 2, None, "expected a JSON object, found list"),
+    ([short(0), "[1, 2]"], 2, None, "expected a JSON object, got list"),
     ([short(0), "{not json"], 2, None, "not valid JSON"),
 ]
 
