@@ -200,7 +200,7 @@ def _open_binary(path: Path) -> IO[bytes]:
             raise IsADirectoryError(21, "is a folder, expected a file")
         return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # noqa: SIM115
     except OSError as err:
-        raise InputError(f"cannot open: {err.strerror or err}", file=str(path)) from None
+        raise InputError(f"cannot read: {err.strerror or err}", file=path) from None
 
 
 @contextlib.contextmanager
@@ -209,9 +209,9 @@ def _read_errors(path: Path) -> Iterator[None]:
     try:
         yield
     except (EOFError, gzip.BadGzipFile, zlib.error) as err:
-        raise InputError(f"not a readable gzip file ({err or 'truncated'})", file=str(path)) from None
+        raise InputError(f"not a readable gzip file ({err or 'truncated'})", file=path) from None
     except OSError as err:
-        raise InputError(f"cannot read: {err.strerror or err}", file=str(path)) from None
+        raise InputError(f"cannot read: {err.strerror or err}", file=path) from None
 
 
 def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
@@ -220,7 +220,7 @@ def read_bytes(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     with _open_binary(path) as handle, _read_errors(path):
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise InputError(f"larger than {max_bytes} bytes", file=str(path))
+        raise InputError(f"larger than {max_bytes} bytes", file=path)
     return data
 
 
@@ -232,12 +232,12 @@ def read_text(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES) -> str:
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - data.rfind(b"\n", 0, err.start)
-        raise InputError(f"not UTF-8 text (byte {column} of the line)", file=str(path), line=line) from None
+        raise InputError(f"not UTF-8 text (byte {column} of the line)", file=path, line=line) from None
 
 
 def read_json(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH) -> Any:
     """One JSON document from ``path``, with :func:`parse_json`'s limits."""
-    return parse_json(read_text(path, max_bytes=max_bytes), file=str(path), max_depth=max_depth)
+    return parse_json(read_text(path, max_bytes=max_bytes), file=path, max_depth=max_depth)
 
 
 def jsonl_rows(
@@ -274,7 +274,7 @@ def jsonl_rows(
     rend_equiv_dataset.errors.InputError: ...rows.jsonl:3: expected a JSON object, got list
     """
     path = Path(path)
-    name = str(path)
+    name = path
     total = 0
     with _open_binary(path) as handle:
         number = 0
@@ -454,7 +454,7 @@ def locked(path: str | Path, *, what: str = "another process", field: str | None
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise InputError(f"{what} holds the lock; wait for it to finish", file=str(path), field=field) from None
+            raise InputError(f"{what} holds the lock; wait for it to finish", file=path, field=field) from None
         try:
             same = os.path.samestat(os.fstat(fd), os.stat(path))
         except FileNotFoundError:
