@@ -178,7 +178,8 @@ def parse_json(text: str, *, file: str | os.PathLike[str] | None = None, line: i
     except _Refused as err:
         raise InputError(str(err), file=file, line=line) from None
     except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON ({err.msg} at column {err.colno})", file=file, line=line) from None
+        raise InputError(f"not valid JSON ({err.msg} at column {err.colno})", file=file,
+                         line=line if line is not None else err.lineno) from None
     except RecursionError:
         raise InputError("nested too deeply", file=file, line=line) from None
     except ValueError as err:  # e.g. an integer of more digits than Python converts
