@@ -150,13 +150,19 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
-def _field(path: str | None) -> str | None:
-    return None if path is None else path if len(path) <= ECHO_CHARS else echo(path)
+def _below(field: str | None, path: str) -> str | None:
+    """``path`` inside ``field`` (``field.path``), cut to :data:`ECHO_CHARS`; None when both are empty."""
+    joined = (_path_join(field, path) if path and not path.startswith("[") else field + path) if field else path
+    return (joined if len(joined) <= ECHO_CHARS else echo(joined)) or None
 
 
 def parse_json(text: str, *, file: str | os.PathLike[str] | None = None, line: int | None = None,
-               max_depth: int = MAX_DEPTH) -> Any:
+               field: str | None = None, max_depth: int = MAX_DEPTH) -> Any:
     """Parse one JSON value with this module's limits; any violation raises :class:`InputError`.
+
+    ``file``, ``line`` and ``field`` say where ``text`` came from (``field``
+    when it is a JSON string held in a field of a larger record); a bad value
+    inside it is named by its path below ``field``.
 
     >>> parse_json('{"a": [1, 2.5]}')
     {'a': [1, 2.5]}
@@ -172,26 +178,26 @@ def parse_json(text: str, *, file: str | os.PathLike[str] | None = None, line: i
     if text.startswith("\ufeff"):
         text = text[1:]
     if _too_deep(text, max_depth):
-        raise InputError(f"nested deeper than {max_depth} levels", file=file, line=line)
+        raise InputError(f"nested deeper than {max_depth} levels", file=file, line=line, field=field)
     try:
         value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=float)
     except _Refused as err:
-        raise InputError(str(err), file=file, line=line) from None
+        raise InputError(str(err), file=file, line=line, field=field) from None
     except json.JSONDecodeError as err:
         raise InputError(f"not valid JSON ({err.msg} at column {err.colno})", file=file,
-                         line=line if line is not None else err.lineno) from None
+                         line=line if line is not None else err.lineno, field=field) from None
     except RecursionError:
-        raise InputError("nested too deeply", file=file, line=line) from None
+        raise InputError("nested too deeply", file=file, line=line, field=field) from None
     except ValueError as err:  # e.g. an integer of more digits than Python converts
-        raise InputError(f"not valid JSON ({str(err)[:ECHO_CHARS]})", file=file, line=line) from None
+        raise InputError(f"not valid JSON ({str(err)[:ECHO_CHARS]})", file=file, line=line, field=field) from None
     if ("NaN" in text or "Infinity" in text or _BIG_NUMBER.search(text)) and (
         (where := _first(value, _not_finite)) is not None
     ):
         raise InputError("not a finite number (NaN, Infinity or too large for a float)",
-                         file=file, line=line, field=_field(where) or None)
+                         file=file, line=line, field=_below(field, where))
     if _SURROGATE_ESCAPE.search(text) and (where := _first(value, _lone_surrogate)) is not None:
         raise InputError("a lone UTF-16 surrogate (\\ud800-\\udfff) is not text",
-                         file=file, line=line, field=_field(where) or None)
+                         file=file, line=line, field=_below(field, where))
     return value
 
 
