@@ -36,7 +36,6 @@ PANEL_COMMANDS: dict[str, str] = {
     "exec": "panel_exec",
     "score": "panel_score",
     "judge": "panel_judge",
-    "score": "panel_score",
     "solve": "panel_solve",
 }
 
@@ -63,6 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def one_line(message: str) -> str:
+    r"""``message`` as one printable line: newlines folded, unencodable characters escaped.
+
+    >>> one_line("a\nb \udc80")
+    'a b \\udc80'
+    """
+    return " ".join(message.encode("utf-8", "backslashreplace").decode("utf-8").split("\n"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
@@ -74,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(run(args) or 0)
     except InputError as err:
-        print(f"rend-equiv: error: {err}", file=sys.stderr)
+        print(f"rend-equiv: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("rend-equiv: interrupted", file=sys.stderr)

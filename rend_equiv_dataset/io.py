@@ -118,11 +118,11 @@ def _path_join(path: str, key: object) -> str:
 
 
 def _first(value: Any, bad: Callable[[Any], bool], path: str = "") -> str | None:
-    """The path (``a.b[2]``) of the first leaf or key for which ``bad`` holds, else None."""
+    """The path (``a.b[2]``) of the first leaf for which ``bad`` holds, or of the object holding such a key."""
     if isinstance(value, dict):
         for key, item in value.items():
             if bad(key):
-                return _path_join(path, key)
+                return path
             found = _first(item, bad, _path_join(path, key))
             if found is not None:
                 return found
@@ -153,6 +153,7 @@ def _lone_surrogate(value: Any) -> bool:
 def _below(field: str | None, path: str) -> str | None:
     """``path`` inside ``field`` (``field.path``), cut to :data:`ECHO_CHARS`; None when both are empty."""
     joined = (_path_join(field, path) if path and not path.startswith("[") else field + path) if field else path
+    joined = joined.encode("utf-8", "backslashreplace").decode("utf-8")  # a key may hold a lone surrogate
     return (joined if len(joined) <= ECHO_CHARS else echo(joined)) or None
 
 
