@@ -94,6 +94,48 @@ def write_card(folder: str | os.PathLike[str], metadata: Mapping[str, Any], body
     return path
 
 
+def read_card_metadata(folder: str | os.PathLike[str], *, max_bytes: int = 4 * 2**20) -> dict[str, Any]:
+    """The YAML header of ``folder``'s README.md ({} when it has none); a broken header raises InputError.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "README.md").write_text("---\\nconfigs: [unclosed\\n---\\nbody\\n")
+    >>> read_card_metadata(d)
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: .../README.md:2: not valid YAML (expected ',' or ']', but got '<stream end>')
+    """
+    import yaml
+
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.io import ECHO_CHARS, read_text
+
+    path = Path(folder) / "README.md"
+    if not path.is_file():
+        return {}
+    text = read_text(path, max_bytes=max_bytes)
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if end is None:
+        raise InputError("the YAML header opened by '---' is never closed", file=path, line=1)
+    try:
+        metadata = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        line = None if mark is None else mark.line + 2
+        raise InputError(f"not valid YAML ({str(err.problem)[:ECHO_CHARS]})", file=path, line=line) from None
+    except (yaml.YAMLError, RecursionError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)[:ECHO_CHARS]
+        raise InputError(f"not valid YAML ({reason})", file=path) from None
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise InputError(f"the YAML header must be a mapping, got {type(metadata).__name__}", file=path, line=2)
+    return metadata
+
+
 def _yaml(metadata: Mapping[str, Any]) -> str:
     import yaml
 

@@ -317,6 +317,27 @@ def jsonl_rows(
             yield number, row
 
 
+def read_parquet(path: str | Path, columns: Iterable[str] | None = None) -> Any:
+    """A ``pyarrow.Table`` from one parquet file; a missing, empty, truncated or garbage file raises :class:`InputError`.
+
+    With ``columns``, a column the file lacks is named as the field.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    wanted = None if columns is None else list(columns)
+    try:
+        if wanted is not None:
+            names = set(pq.read_schema(path).names)
+            if missing := [c for c in wanted if c not in names]:
+                raise InputError(f"missing columns {missing}", file=path, field=missing[0])
+        return pq.read_table(path, columns=wanted)
+    except (pa.ArrowException, OSError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise InputError(f"not a readable parquet file ({reason[:ECHO_CHARS]})", file=path) from None
+
+
 def cut_torn_tail(path: str | Path) -> None:
     """Truncate ``path`` after its last newline, removing a torn line left by a killed appender."""
     path = Path(path)

@@ -20,10 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
+
 from PIL import Image
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import read_parquet
 
 CONFIG = "renderings"
 REQUIRED_COLUMNS = ("render_id", "image", "question")
@@ -46,7 +47,7 @@ def load_renderings(data_dir: Path) -> Any:
         paths = renderings_files(data_dir)
     except InputError as err:
         raise InputError(f"{err.message}; build a release with `rend-equiv build`", file=data_dir, field="--data")
-    table = datasets.Dataset(pa.concat_tables([pq.read_table(path) for path in paths]))
+    table = datasets.Dataset(pa.concat_tables([read_parquet(path) for path in paths]))
     for column in REQUIRED_COLUMNS:
         if column not in table.column_names:
             raise InputError(f"the {CONFIG!r} config has no column {column!r}", file=data_dir, field=column)

@@ -44,7 +44,7 @@ from pydantic import (
 )
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import echo, jsonl_rows
+from rend_equiv_dataset.io import echo, jsonl_rows, read_parquet
 
 
 
@@ -231,13 +231,8 @@ def _parquet_files(folder: Path) -> list[Path]:
 
 
 def _parquet_rows(folder: Path) -> Iterator[tuple[str, int, Any]]:
-    import pyarrow.parquet as pq
-
     for file in _parquet_files(folder):
-        try:
-            rows = pq.read_table(file).to_pylist()
-        except Exception as err:  # pyarrow raises several types for a damaged shard
-            raise InputError(f"cannot read parquet: {err}", file=str(file)) from None
+        rows = read_parquet(file).to_pylist()
         for number, row in enumerate(rows, start=1):
             yield str(file), number, {key: value for key, value in row.items() if value is not None}
 

@@ -169,5 +169,5 @@ def test_damaged_parquet_shard(tmp_path: Path) -> None:
     target = tmp_path / "release" / "data" / "records"
     target.mkdir(parents=True)
     (target / "train-00000-of-00001.parquet").write_bytes(b"PAR1 not really")
-    with pytest.raises(InputError, match="cannot read parquet"):
+    with pytest.raises(InputError, match="not a readable parquet file"):
         load_panel_records(tmp_path / "release")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import ECHO_CHARS, read_parquet
 from rend_equiv_dataset.transforms import Transform, from_json
 
 CONFIG = "renderings"
@@ -91,10 +92,13 @@ def renderings_files(data_dir: str | Path, config: str = CONFIG) -> list[Path]:
         raise InputError(f"expected a release folder, found {'a file' if root.exists() else 'nothing'}", file=root)
     import datasets
 
+    from rend_equiv_dataset.hub import read_card_metadata
+
+    read_card_metadata(root)  # a broken card is named before the datasets library reads it
     try:
         builder = datasets.load_dataset_builder(str(root), config)
-    except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
-        raise InputError(f"no {config!r} config in this folder's dataset card: {err}", file=root) from None
+    except (ValueError, TypeError, KeyError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
+        raise InputError(f"no {config!r} config in this folder's dataset card: {str(err)[:ECHO_CHARS]}", file=root) from None
     files = sorted({Path(str(f)) for split in (builder.config.data_files or {}).values() for f in split})
     if not files:
         raise InputError(f"the {config!r} config lists no data files", file=root)
@@ -115,14 +119,9 @@ def load_matched_renderings(data_dir: str | Path) -> list[Rendering]:
 
 def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[Rendering]:
     """Read and validate every row of a renderings-shaped config of a release folder (images skipped)."""
-    import pyarrow.parquet as pq
-
     rows: list[Rendering] = []
     for path in renderings_files(data_dir, config):
-        names = set(pq.read_schema(path).names)
-        if missing := [c for c in COLUMNS if c not in names]:
-            raise InputError(f"missing columns {missing}", file=path, field=missing[0])
-        table = pq.read_table(path, columns=list(COLUMNS))
+        table = read_parquet(path, COLUMNS)
         rows.extend(rendering_from_row(row, file=path, line=i + 1) for i, row in enumerate(table.to_pylist()))
     return check_renderings(rows, file=Path(data_dir))
 
