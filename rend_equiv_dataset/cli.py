@@ -14,6 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
@@ -40,6 +41,13 @@ PANEL_COMMANDS: dict[str, str] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (``rend-equiv COMMAND: error: ...``), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def _add_commands(subparsers: argparse._SubParsersAction, table: dict[str, str]) -> None:
     for name, module_name in table.items():
         module = importlib.import_module(f"rend_equiv_dataset.commands.{module_name}")
@@ -49,7 +57,7 @@ def _add_commands(subparsers: argparse._SubParsersAction, table: dict[str, str])
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rend-equiv",
         description="REND-EQUIV figure reading (ECS) and pivotal-vote code-judge panels.",
     )

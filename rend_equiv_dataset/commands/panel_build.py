@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "build code-judge panel records (execution + judges) as a Hub-ready dataset folder"
 
 
@@ -23,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--candidates", default="mutants", help="mutants (default: offline mutation pool) or a JSONL file")
     parser.add_argument("--judges", default="simulated", help="simulated (default) or a verdicts JSONL file")
     parser.add_argument("--k", type=_non_negative, default=None, help="panel size for simulated judges (default 7)")
-    parser.add_argument("--seed", type=_non_negative, default=0, help="seed for mutants, judges, random subsets")
+    parser.add_argument("--seed", type=seed, default=0, help="seed for mutants, judges, random subsets")
     parser.add_argument("--per-problem", type=_non_negative, default=7, help="mutation pool size per problem")
     parser.add_argument("--correct-per-problem", type=_non_negative, default=3,
                         help="of which canonical + equivalent rewrites (the rest are bug mutants)")

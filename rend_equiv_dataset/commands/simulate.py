@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "write predictions from a simulated reader with planted error classes (see scoring/simulate.py for SPEC)"
 
 
@@ -14,7 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="reader SPEC, e.g. perfect, scale:1.5, affine:1.2,3, permute:swap, noise:0.2, 0.5*scale:2+0.5*perfect",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the reader's draws (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the reader's draws (default 0)")
     parser.add_argument("--out", required=True, help="predictions JSONL to write")
 
 
