@@ -539,6 +539,28 @@ def check_output_dir(out: str | os.PathLike[str], *, overwrite: bool, option: st
     return target
 
 
+def check_output_file(out: str | os.PathLike[str], *, option: str = "--out") -> Path:
+    """Validate an output file path: refuse a folder, a missing parent folder and an unwritable one.
+
+    >>> import tempfile
+    >>> check_output_file(tempfile.mkdtemp())
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: field '--out': ... is a folder; expected a file path
+    """
+    target = Path(out)
+    if not str(out).strip() or target.name in ("", ".", ".."):
+        raise InputError(f"expected a file name, got {echo(str(out))}", field=option)
+    if target.is_dir():
+        raise InputError(f"{target} is a folder; expected a file path", field=option)
+    parent = target.absolute().parent
+    if not parent.is_dir():
+        raise InputError(f"parent folder {parent} does not exist", field=option)
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write in {parent}", field=option)
+    return target
+
+
 def _beside(final: Path, kind: str) -> str:
     return f".{final.name}.{kind}-"
 

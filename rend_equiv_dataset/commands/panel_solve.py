@@ -61,6 +61,9 @@ def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: i
 
 
 def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
     from rend_equiv_dataset.panels.judges import SOLVER_TEMPLATE, build_solver_prompt, extract_code
     from rend_equiv_dataset.harness.panel_run import TextJob, inputs_fingerprint, run_text_jobs
     from rend_equiv_dataset.panels.problems import load_problems

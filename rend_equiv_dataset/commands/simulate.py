@@ -26,7 +26,10 @@ def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_matched_renderings, load_renderings
     from rend_equiv_dataset.figures.scoring.simulate import parse_spec, simulate
 
+    from rend_equiv_dataset.io import check_output_file
+
     parse_spec(args.reader)
+    check_output_file(args.out)
     renderings = load_renderings(args.data)
     simulation = simulate(renderings, args.reader, seed=args.seed)
     matched = load_matched_renderings(args.data)

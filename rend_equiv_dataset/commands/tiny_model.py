@@ -21,6 +21,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
     from rend_equiv_dataset.errors import InputError
     from rend_equiv_dataset.harness.tiny import build_tiny_model
 

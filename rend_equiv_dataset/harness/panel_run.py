@@ -91,7 +91,7 @@ def run_text_jobs(
     """Answer every job (resuming), then merge the output ordered by id; returns the exit status."""
     from rend_equiv_dataset.harness.figure_run import check_model_argument
 
-    check_model_argument(run.model)
+    check_model_argument(run.model, run.revision)
     ctx = process_context(run.shard)
     revision = model_revision(run.model, run.revision)
     fields = {

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import ECHO_CHARS, atomic_write_text, echo, cut_torn_tail, file_mode, jsonl_rows, read_json
+from rend_equiv_dataset.io import ECHO_CHARS, atomic_write_text, check_output_file, echo, cut_torn_tail, file_mode, jsonl_rows, read_json
 
 KEY_FIELD = "run_key"
 PART_GLOB = "part-*.jsonl"
@@ -128,8 +128,7 @@ class RunStore:
 
         Then take this process's lock (``rank``), released by :meth:`close` or at exit.
         """
-        if not self.out.parent.is_dir():
-            raise InputError("the output's folder does not exist", file=self.out.parent, field="--out")
+        check_output_file(self.out)
         self._check_output()
         self.parts.mkdir(exist_ok=True)
         run_file = self.parts / "run.json"
