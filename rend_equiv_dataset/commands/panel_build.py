@@ -83,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             verdicts.panel(candidate.candidate_id, file=args.judges)
 
     with output_lock(out):
+        check_output_dir(out, overwrite=args.overwrite)  # again: the lock may have put back a killed run's folder
         cache = out.absolute().parent / f".{out.name}.exec-cache.jsonl"
         results = execute(by_id, candidates, cache, progress=not args.no_progress)
         if verdicts is None:

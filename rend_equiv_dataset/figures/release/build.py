@@ -94,6 +94,7 @@ def build_release(
     _check_ids(instance_sets)
     target = io.check_output_dir(out, overwrite=overwrite)
     with io.output_lock(target):  # before the cache: a refused second build leaves nothing behind
+        io.check_output_dir(target, overwrite=overwrite)  # again: the lock may have put back a killed run's folder
         cache = cache_folder(target)
         everything = [instance for instances in instance_sets.values() for instance in instances]
         folders = list(image_cache.render_all(everything, settings.rerenders, cache, workers=workers, progress=progress))
