@@ -55,7 +55,9 @@ ECHO_CHARS = 200
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-_BIG_NUMBER = re.compile(r"[eE][+]?0*\d{3,}|\d{300,}")
+# Only these can overflow a float: an exponent of three or more digits, or 309 digits in a row.
+_BIG_EXPONENT = re.compile(r"[eE]\+?\d\d\d")
+_LONG_DIGITS = re.compile(r"\d{309}")
 
 
 def echo(value: object, limit: int = ECHO_CHARS) -> str:
@@ -109,6 +111,10 @@ class _Refused(ValueError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+# NaN/Infinity parse to floats so that the check after parsing can name their field.
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=float)
 
 
 def _path_join(path: str, key: object) -> str:
@@ -181,7 +187,7 @@ def parse_json(text: str, *, file: str | os.PathLike[str] | None = None, line: i
     if _too_deep(text, max_depth):
         raise InputError(f"nested deeper than {max_depth} levels", file=file, line=line, field=field)
     try:
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=float)
+        value = _DECODER.decode(text)
     except _Refused as err:
         raise InputError(str(err), file=file, line=line, field=field) from None
     except json.JSONDecodeError as err:
@@ -191,7 +197,7 @@ def parse_json(text: str, *, file: str | os.PathLike[str] | None = None, line: i
         raise InputError("nested too deeply", file=file, line=line, field=field) from None
     except ValueError as err:  # e.g. an integer of more digits than Python converts
         raise InputError(f"not valid JSON ({str(err)[:ECHO_CHARS]})", file=file, line=line, field=field) from None
-    if ("NaN" in text or "Infinity" in text or _BIG_NUMBER.search(text)) and (
+    if ("NaN" in text or "Infinity" in text or _BIG_EXPONENT.search(text) or _LONG_DIGITS.search(text)) and (
         (where := _first(value, _not_finite)) is not None
     ):
         raise InputError("not a finite number (NaN, Infinity or too large for a float)",
@@ -284,11 +290,10 @@ def jsonl_rows(
     path = Path(path)
     name = path
     total = 0
-    with _open_binary(path) as handle:
+    with _open_binary(path) as handle, _read_errors(path):
         number = 0
         while True:
-            with _read_errors(path):
-                raw = handle.readline(max_line_bytes + 2)
+            raw = handle.readline(max_line_bytes + 2)
             if not raw:
                 return
             number += 1
