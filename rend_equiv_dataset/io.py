@@ -450,37 +450,27 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
 
 # --------------------------------------------------------------------------- locks
 
-_HELD: dict[str, int] = {}
-
-
 @contextlib.contextmanager
 def locked(path: str | Path, *, what: str = "another process", field: str | None = None,
            remove: bool = False) -> Iterator[None]:
     """Hold an exclusive lock on the file ``path`` (created if missing) for the ``with`` block.
 
     The lock is ``flock``-based, so it is released when the process dies, a
-    kill included. A lock already held by another process raises
-    :class:`InputError` at once instead of waiting, naming ``what`` holds it;
-    the same process may nest ``locked`` on one path. With ``remove`` the lock
-    file is deleted on release (a waiter that locked the deleted file notices
-    and locks the new one, so two holders never coexist).
+    kill included. A lock already held (by another process, or by another
+    ``with`` block of this one) raises :class:`InputError` at once instead of
+    waiting, naming ``what`` holds it. With ``remove`` the lock file is
+    deleted on release (a waiter that locked the deleted file notices and
+    locks the new one, so two holders never coexist).
 
-    >>> import tempfile, pathlib, subprocess, sys
+    >>> import tempfile, pathlib
     >>> lock = pathlib.Path(tempfile.mkdtemp()) / ".lock"
     >>> with locked(lock):
-    ...     subprocess.run([sys.executable, "-c", "import sys; from rend_equiv_dataset.io import locked\\n"
-    ...                     "with locked(sys.argv[1], what='another submission'): pass", str(lock)],
-    ...                    capture_output=True, text=True).stderr.splitlines()[-1]
-    'rend_equiv_dataset.errors.InputError: ...: another submission holds the lock; wait for it to finish'
+    ...     with locked(lock, what="another submission"):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: ...: another submission holds the lock; wait for it to finish
     """
-    key = os.path.abspath(path)
-    if key in _HELD:
-        _HELD[key] += 1
-        try:
-            yield
-        finally:
-            _HELD[key] -= 1
-        return
     path = Path(path)
     while True:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT, file_mode())
@@ -496,11 +486,9 @@ def locked(path: str | Path, *, what: str = "another process", field: str | None
         if same:
             break
         os.close(fd)  # the holder before us removed this file on release: lock the new one
-    _HELD[key] = 1
     try:
         yield
     finally:
-        del _HELD[key]
         if remove:
             path.unlink(missing_ok=True)
         os.close(fd)
@@ -587,6 +575,9 @@ def recover_output_dir(final: Path) -> None:
         shutil.rmtree(entry, ignore_errors=True)
 
 
+_HELD_OUTPUTS: set[str] = set()
+
+
 @contextlib.contextmanager
 def output_lock(target: str | os.PathLike[str], *, option: str = "--out") -> Iterator[Path]:
     """Hold the lock of the output folder ``target`` and repair what a killed writer left; yields the path.
@@ -594,13 +585,22 @@ def output_lock(target: str | os.PathLike[str], *, option: str = "--out") -> Ite
     The lock is the file ``.NAME.lock`` beside ``target``, removed on release.
     A second writer of the same folder gets :class:`InputError` at once. Take
     it before any work that leaves files beside the target (a cache), so a
-    refused writer leaves nothing behind.
+    refused writer leaves nothing behind. Nested in the same process (a
+    command holding it around :func:`atomic_dir`) it is taken once.
     """
     final = Path(target)
     lock = final.absolute().parent / f".{final.name}.lock"
-    with locked(lock, what="another command writing this folder", field=option, remove=True):
-        recover_output_dir(final)
+    key = str(lock)
+    if key in _HELD_OUTPUTS:
         yield final
+        return
+    with locked(lock, what="another command writing this folder", field=option, remove=True):
+        _HELD_OUTPUTS.add(key)
+        try:
+            recover_output_dir(final)
+            yield final
+        finally:
+            _HELD_OUTPUTS.discard(key)
 
 
 @contextlib.contextmanager

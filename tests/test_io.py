@@ -26,6 +26,7 @@ from rend_equiv_dataset.io import (
     echo,
     jsonl_rows,
     locked,
+    output_lock,
     parse_json,
     read_json,
     write_jsonl,
@@ -277,15 +278,23 @@ def _python(code: str, *args: str, env: dict[str, str] | None = None) -> subproc
                           env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=120)
 
 
-def test_lock_refuses_a_second_process_nests_in_one_and_removes_its_file(tmp_path: Path) -> None:
+def test_lock_refuses_a_second_holder_and_removes_its_file(tmp_path: Path) -> None:
     lock = tmp_path / ".out.lock"
     with locked(lock, remove=True):
-        with locked(lock, remove=True):  # the same process may nest
-            pass
+        with pytest.raises(InputError, match="holds the lock"):
+            with locked(lock):
+                pass
         assert lock.exists()
         other = _python("import sys\nfrom rend_equiv_dataset.io import locked\nwith locked(sys.argv[1]): pass", str(lock))
         assert other.returncode == 1 and "holds the lock" in other.stderr
     assert not lock.exists()
+
+
+def test_output_lock_nests_in_one_process(tmp_path: Path) -> None:
+    out = tmp_path / "release"
+    with output_lock(out), atomic_dir(out) as staging:  # a command holds it around the folder write
+        (staging / "a.txt").write_text("a")
+    assert (out / "a.txt").read_text() == "a" and sorted(p.name for p in tmp_path.iterdir()) == ["release"]
 
 
 def test_check_output_dir_refuses_files_and_full_folders(tmp_path: Path) -> None:
