@@ -143,7 +143,9 @@ def save(images: InstanceImages, folder: Path) -> None:
 
 def load(folder: Path, n_edits: int) -> InstanceImages:
     """Read back what :func:`save` wrote."""
-    styles = json.loads((folder / "styles.json").read_text())
+    from rend_equiv_dataset.io import read_json
+
+    styles = read_json(folder / "styles.json")
     rerender_styles = [Style.from_json(json.dumps(s)) for s in styles["rerenders"]]
     return InstanceImages(
         base=(folder / "base.png").read_bytes(),
