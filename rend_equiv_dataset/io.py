@@ -108,10 +108,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 class _Refused(ValueError):
     """A value the JSON grammar allows but this reader refuses (the message is the user's)."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
 
 # NaN/Infinity parse to floats so that the check after parsing can name their field.
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=float)

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-
 from PIL import Image
 
 from rend_equiv_dataset.errors import InputError
