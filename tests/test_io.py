@@ -195,11 +195,11 @@ def test_duplicate_keys_are_named_at_any_depth(tmp_path: Path) -> None:
 
 def test_duplicate_key_check_is_linear() -> None:
     keys = ", ".join(f'"k{i}": {i}' for i in range(20_000))
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: a loaded machine does not inflate it
     assert len(parse_json("{" + keys + "}")) == 20_000
     with pytest.raises(InputError, match="duplicate key 'k19999'"):
         parse_json("{" + keys + ', "k19999": 0}')
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 1.0  # the quadratic check took about 10 s
 
 
 def test_error_echoes_are_capped(tmp_path: Path) -> None:
