@@ -110,3 +110,28 @@ def test_panel_build_with_infra_error_runs_finishes_with_a_note(tmp_path: Path, 
     assert summary["signal_accuracy"] == {} and summary["random_subset_signal_accuracy"] == {}
     assert "Runs with status `infra_error` (6 here) are left out" in (out / "README.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["panel"]
+
+
+BAD_PREDICTIONS = {
+    "deep": ('{"render_id": "s0-i1/base", "output": ' + "[" * 100_000 + "]" * 100_000 + "}\n", 1, None,
+             "nested deeper"),
+    "surrogate_in_meta": ('{"meta": {"model": "m\\udc80"}}\n', 1, "meta.model", "surrogate"),
+    "overflow_in_meta": ('{"meta": {"temperature": 1e400}}\n', 1, "meta.temperature", "not a finite number"),
+    "not_utf8": (b'{"render_id": "s0-i1/base", "output": "\xff"}\n', 1, None, "not UTF-8"),
+    "megabyte_id": ('{"render_id": "' + "x" * 1_000_000 + '", "output": "1"}\n', 1, "render_id", "not in this release"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_PREDICTIONS))
+def test_score_refuses_bad_predictions_in_one_short_line(tmp_path: Path, capsys, name: str) -> None:
+    from figures.scoring.release_fixture import tiny_rows, write_release
+
+    data = write_release(tiny_rows(), tmp_path / "release")
+    text, line, field, words = BAD_PREDICTIONS[name]
+    preds = tmp_path / "p.jsonl"
+    preds.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
+    assert main(["score", "--data", str(data), "--predictions", str(preds), "--out", str(tmp_path / "r")]) == 2
+    err = _one_line(capsys)
+    assert f"{preds}:{line}" in err and words in err and len(err) < 600
+    assert field is None or f"field '{field}'" in err
+    assert not (tmp_path / "r").exists()
