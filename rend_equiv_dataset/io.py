@@ -512,7 +512,7 @@ def check_output_dir(out: str | os.PathLike[str], *, overwrite: bool, option: st
     target = Path(out)
     if not str(out).strip() or target.name in ("", ".", ".."):
         raise InputError(f"expected a folder name, got {echo(str(out))}", field=option)
-    if target.is_symlink() or (target.exists() and not target.is_dir()):
+    if target.exists() and not target.is_dir():
         raise InputError(f"{target} exists and is not a folder", field=option)
     try:
         non_empty = target.is_dir() and any(target.iterdir())
