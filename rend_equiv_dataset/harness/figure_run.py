@@ -69,7 +69,7 @@ def _renderings(data_dir: Path) -> Any:
 
 def run_figures(run: FigureRun) -> int:
     """Run (or resume) ``run``; returns the exit status."""
-    check_model_argument(run.model)
+    check_model_argument(run.model, run.revision)
     ctx = process_context(run.shard)
     table = _renderings(Path(run.data))
     if run.limit is not None:

@@ -91,7 +91,7 @@ def run_text_jobs(
     to_record: Callable[[TextJob, str], dict[str, Any]],
 ) -> int:
     """Answer every job (resuming), then merge the output ordered by id; returns the exit status."""
-    check_model_argument(run.model)
+    check_model_argument(run.model, run.revision)
     ctx = process_context(run.shard)
     revision = model_revision(run.model, run.revision)
     fields = {

@@ -22,6 +22,7 @@ for the other processes and merge on the main one.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -46,11 +47,45 @@ class RunResult:
     merged: MergeResult | None
 
 
-def check_model_argument(model: str) -> None:
-    """A path-like ``--model`` must exist; a Hub id (``org/name``) is left to the backend."""
+def check_model_argument(model: str, revision: str | None = None) -> None:
+    """``--model`` must be a model folder, or a Hub model id that is cached or (online) exists.
+
+    Checked before any work, in at most one request without retries: a typo
+    fails at once instead of after the backend's retries, and leaves no
+    ``.parts`` folder behind. With ``HF_HUB_OFFLINE`` set, a Hub id must be
+    in the local cache.
+    """
+    from rend_equiv_dataset.io import echo
+
+    if Path(model).expanduser().is_dir():
+        return
     looks_like_path = model.startswith((".", "/", "~")) or model.count("/") > 1
-    if looks_like_path and not Path(model).expanduser().is_dir():
-        raise InputError(f"no model folder at {model!r}", field="--model")
+    if looks_like_path:
+        raise InputError(f"no model folder at {echo(model)}", field="--model")
+    from huggingface_hub import HfApi, constants
+    from huggingface_hub.errors import GatedRepoError, HFValidationError, RepositoryNotFoundError, RevisionNotFoundError
+    from huggingface_hub.utils import validate_repo_id
+
+    try:
+        validate_repo_id(model)
+    except HFValidationError:
+        raise InputError(f"{echo(model)} is neither a model folder nor a Hub model id", field="--model") from None
+    if (Path(constants.HF_HUB_CACHE) / f"models--{model.replace('/', '--')}").is_dir():
+        return
+    offline = constants.HF_HUB_OFFLINE or os.environ.get("HF_HUB_OFFLINE", "").upper() in {"1", "ON", "YES", "TRUE"}
+    if offline:
+        raise InputError(f"no model folder {echo(model)}, and the Hub model {echo(model)} is not in the local cache "
+                         "(HF_HUB_OFFLINE is set)", field="--model")
+    try:
+        HfApi().model_info(model, revision=revision, timeout=10)
+    except GatedRepoError:
+        return
+    except (RepositoryNotFoundError, RevisionNotFoundError):
+        raise InputError(f"no model folder {echo(model)} and no such model on the Hub"
+                         + (f" at revision {echo(revision)}" if revision else ""), field="--model") from None
+    except Exception as err:  # no network: the Hub client raises its transport's own errors
+        raise InputError(f"no model folder {echo(model)}, it is not in the local cache and the Hub cannot be reached "
+                         f"({type(err).__name__}); pass a model folder", field="--model") from None
 
 
 def error_record(id_field: str, job_id: str, error: ErrorInfo, prefix: str = "") -> dict[str, Any]:

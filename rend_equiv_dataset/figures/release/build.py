@@ -8,7 +8,7 @@ source of instances (seeds, user tables) gives the same kind of release:
 2. assemble the rows of each config and write them as parquet shards with the
    image bytes embedded, into a temporary folder beside the target;
 3. write the card and the sha256 manifest, then rename the folder into place
-   (:func:`rend_equiv_dataset.hub.atomic_dir`) and drop the cache.
+   (:func:`rend_equiv_dataset.io.atomic_dir`) and drop the cache.
 
 The output bytes depend only on the instances, K and the library versions:
 not on the number of workers, the process, the hash seed or the run.
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rend_equiv_dataset import hub, schema
+from rend_equiv_dataset import hub, io, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release import images as image_cache
@@ -80,35 +80,37 @@ def build_release(
     import datasets
 
     _check_ids(instance_sets)
-    target = hub.check_output_dir(out, overwrite=overwrite)
-    cache = cache_folder(target)
-    everything = [instance for instances in instance_sets.values() for instance in instances]
-    folders = list(image_cache.render_all(everything, settings.rerenders, cache, workers=workers, progress=progress))
-    by_id = {instance.instance_id: folder for instance, folder in zip(everything, folders)}
+    target = io.check_output_dir(out, overwrite=overwrite)
+    with io.output_lock(target):  # before the cache: a refused second build leaves nothing behind
+        io.check_output_dir(target, overwrite=overwrite)  # again: the lock may have put back a killed run's folder
+        cache = cache_folder(target)
+        everything = [instance for instances in instance_sets.values() for instance in instances]
+        folders = list(image_cache.render_all(everything, settings.rerenders, cache, workers=workers, progress=progress))
+        by_id = {instance.instance_id: folder for instance, folder in zip(everything, folders)}
 
-    rows: dict[str, int] = {}
-    shards: dict[str, list[str]] = {}
-    features: dict[str, datasets.Features] = {}
-    manifest: list[str] = []
-    with hub.atomic_dir(target, overwrite=overwrite) as staging:
-        for name, instances in instance_sets.items():
-            per_image = INSTANCE_CONFIGS[name]
-            instance_rows, image_rows = [], []
-            for instance in instances:
-                images = image_cache.load(by_id[instance.instance_id], len(instance.edits))
-                instance_rows.append(instance_row(instance, images))
-                image_rows.extend(rendering_rows(instance, images))
-            for config, config_rows, config_features in (
-                (name, instance_rows, instance_features()),
-                (per_image, image_rows, rendering_features()),
-            ):
-                dataset = datasets.Dataset.from_list(config_rows, features=config_features)
-                shards[config] = hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config])
-                rows[config] = len(config_rows)
-                features[config] = config_features
-            manifest += [f"{hashlib.sha256(r['image']['bytes']).hexdigest()}  {r['render_id']}" for r in image_rows]
-        (staging / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
-        metadata = hub.card_metadata(features, extra=card_extra())
-        hub.write_card(staging, metadata, card_body(instance_sets, settings, rows))
-    shutil.rmtree(cache, ignore_errors=True)
+        rows: dict[str, int] = {}
+        shards: dict[str, list[str]] = {}
+        features: dict[str, datasets.Features] = {}
+        manifest: list[str] = []
+        with io.atomic_dir(target, overwrite=overwrite) as staging:
+            for name, instances in instance_sets.items():
+                per_image = INSTANCE_CONFIGS[name]
+                instance_rows, image_rows = [], []
+                for instance in instances:
+                    images = image_cache.load(by_id[instance.instance_id], len(instance.edits))
+                    instance_rows.append(instance_row(instance, images))
+                    image_rows.extend(rendering_rows(instance, images))
+                for config, config_rows, config_features in (
+                    (name, instance_rows, instance_features()),
+                    (per_image, image_rows, rendering_features()),
+                ):
+                    dataset = datasets.Dataset.from_list(config_rows, features=config_features)
+                    shards[config] = hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config])
+                    rows[config] = len(config_rows)
+                    features[config] = config_features
+                manifest += [f"{hashlib.sha256(r['image']['bytes']).hexdigest()}  {r['render_id']}" for r in image_rows]
+            (staging / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
+            metadata = hub.card_metadata(features, extra=card_extra())
+            hub.write_card(staging, metadata, card_body(instance_sets, settings, rows))
+        shutil.rmtree(cache, ignore_errors=True)
     return ReleaseSummary(target, rows, shards)

@@ -133,7 +133,9 @@ def save(images: InstanceImages, folder: Path) -> None:
 
 def load(folder: Path, n_edits: int) -> InstanceImages:
     """Read back what :func:`save` wrote."""
-    styles = json.loads((folder / "styles.json").read_text())
+    from rend_equiv_dataset.io import read_json
+
+    styles = read_json(folder / "styles.json")
     rerender_styles = [Style.from_json(json.dumps(s)) for s in styles["rerenders"]]
     return InstanceImages(
         base=(folder / "base.png").read_bytes(),
@@ -143,13 +145,33 @@ def load(folder: Path, n_edits: int) -> InstanceImages:
     )
 
 
-def _init_worker() -> None:
-    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up."""
+def _init_worker(parent: int) -> None:
+    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up.
+
+    A worker also dies, quietly, with its parent: if the parent is killed
+    (SIGKILL leaves it no time to stop the pool) the kernel sends the worker
+    SIGTERM, whose default action ends it without a traceback, instead of
+    letting it fail on the broken result pipe.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(signal.SIGTERM)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(0)
     warm_up()
+
+
+def _die_with_parent(signum: int) -> None:
+    """Ask Linux to send ``signum`` to this process when its parent dies (``PR_SET_PDEATHSIG``); elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signum, 0, 0, 0)
 
 
 def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
@@ -200,7 +222,7 @@ def render_all(
                  for part in ("rerenders", "base")]
         halves: dict[int, dict[str, object]] = {}
         next_out = 0
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
             results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
             while next_out < len(folders):
                 if not done[next_out]:

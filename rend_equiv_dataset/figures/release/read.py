@@ -39,6 +39,7 @@ from rend_equiv_dataset.schema import (
     RENDERINGS,
     ROLES,
 )
+from rend_equiv_dataset.io import ECHO_CHARS, read_parquet
 from rend_equiv_dataset.transforms import Transform, from_json
 
 if TYPE_CHECKING:
@@ -97,10 +98,13 @@ def renderings_files(data_dir: str | Path, config: str = CONFIG) -> list[Path]:
         raise InputError(f"expected a release folder, found {'a file' if root.exists() else 'nothing'}", file=root)
     import datasets
 
+    from rend_equiv_dataset.hub import read_card_metadata
+
+    read_card_metadata(root)  # a broken card is named before the datasets library reads it
     try:
         builder = datasets.load_dataset_builder(str(root), config)
-    except (ValueError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
-        raise InputError(f"no {config!r} config in this folder's dataset card: {err}", file=root) from None
+    except (ValueError, TypeError, KeyError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
+        raise InputError(f"no {config!r} config in this folder's dataset card: {str(err)[:ECHO_CHARS]}", file=root) from None
     files = sorted({Path(str(f)) for split in (builder.config.data_files or {}).values() for f in split})
     if not files:
         raise InputError(f"the {config!r} config lists no data files", file=root)
@@ -121,14 +125,9 @@ def load_matched_renderings(data_dir: str | Path) -> list[RenderingRow]:
 
 def load_renderings(data_dir: str | Path, config: str = CONFIG) -> list[RenderingRow]:
     """Read and validate every row of a renderings-shaped config of a release folder (images skipped)."""
-    import pyarrow.parquet as pq
-
     rows: list[RenderingRow] = []
     for path in renderings_files(data_dir, config):
-        names = set(pq.read_schema(path).names)
-        if missing := [c for c in COLUMNS if c not in names]:
-            raise InputError(f"missing columns {missing}", file=path, field=missing[0])
-        table = pq.read_table(path, columns=list(COLUMNS))
+        table = read_parquet(path, COLUMNS)
         rows.extend(rendering_from_row(row, file=path, line=i + 1) for i, row in enumerate(table.to_pylist()))
     return check_renderings(rows, file=Path(data_dir))
 
@@ -142,14 +141,9 @@ def load_rendering_images(data_dir: str | Path, config: str = CONFIG) -> dataset
     """
     import datasets
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     load_renderings(data_dir, config)
-    paths = renderings_files(data_dir, config)
-    for path in paths:
-        if "image" not in pq.read_schema(path).names:
-            raise InputError("missing column 'image'", file=path, field="image")
-    table = pa.concat_tables([pq.read_table(path) for path in paths])
+    table = pa.concat_tables([read_parquet(path, (*COLUMNS, "image")) for path in renderings_files(data_dir, config)])
     return datasets.Dataset(table).cast_column("image", datasets.Image(decode=False))
 
 

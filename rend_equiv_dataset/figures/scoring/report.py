@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.hub import atomic_dir
+from rend_equiv_dataset.io import atomic_dir
 from rend_equiv_dataset.figures.scoring.instances import InstanceScore
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean

@@ -425,14 +425,14 @@ def release_rows(folder: Any, config: str, columns: Sequence[str]) -> list[dict[
     """
     from pathlib import Path
 
-    import pyarrow.parquet as pq
+    from rend_equiv_dataset.io import read_parquet
 
     shards = sorted((Path(folder) / "data" / config).glob("*.parquet"))
     if not shards:
         raise InputError(f"no {config!r} config (no data/{config}/*.parquet)", file=str(folder), field="config")
     rows: list[dict[str, Any]] = []
     for shard in shards:
-        rows += pq.read_table(shard, columns=list(columns)).to_pylist()
+        rows += read_parquet(shard, columns).to_pylist()
     return rows
 
 

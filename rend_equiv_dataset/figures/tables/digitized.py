@@ -260,14 +260,14 @@ def run_digitize(run: DigitizeRun, load_model: Callable[[], Any] | None = None) 
     a stand-in); by default the harness backend named in ``run`` is loaded, and
     only when some image still needs an answer.
     """
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import io
     from rend_equiv_dataset.harness.provenance import run_key
     from rend_equiv_dataset.harness.resumable import run_resumable
     from rend_equiv_dataset.harness.sharding import single_process
     from rend_equiv_dataset.harness.store import RunStore
 
     images = list_images(run.images)
-    hub.check_output_dir(run.out, overwrite=run.overwrite)
+    io.check_output_dir(run.out, overwrite=run.overwrite)
     fields = run.key_fields()
     store = RunStore(run.store_path, meta=fields, key=run_key(fields), id_field="image")
     by_name = {p.name: p for p in images}
@@ -335,11 +335,11 @@ def _write_tables(run: DigitizeRun, outcomes: dict[str, Digitized], records: dic
                   errors: dict[str, Any], report: DigitizeReport) -> None:
     import json
 
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import io
     from rend_equiv_dataset.figures.tables.export import write_csv
 
     per_image = []
-    with hub.atomic_dir(run.out, overwrite=run.overwrite) as staging:
+    with io.atomic_dir(run.out, overwrite=run.overwrite) as staging:
         for name, outcome in outcomes.items():
             stem = Path(name).stem
             if outcome.table is not None:
