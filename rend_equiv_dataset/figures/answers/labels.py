@@ -12,8 +12,9 @@ aliases:
 - ``FY2019`` / ``FY 2019`` for the year label ``2019``.
 
 A label that is also an ordinary English word (``May``, ``Go``, ``Other``)
-counts only where it stands as the answer: the whole answer text, or
-capitalised inside a sentence.
+counts only where it stands as the answer: the whole answer text, written
+as the label is written (``Go has the most stars``), or capitalised inside a
+sentence; ``it may be`` and ``let's go`` are not mentions.
 
 Matching walks the word tokens once, trying spans of at most
 :data:`MAX_TOKENS` tokens at each one: linear in the text.
@@ -165,7 +166,7 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
         label, n = hit
         start, end = tokens[i][1], tokens[i + n - 1][2]
         written = text[start:end]
-        capitalised = written[:1].isupper() and not _sentence_start(text, start)
+        capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
         if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n

@@ -68,6 +68,7 @@ _NEGATION_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding)\s+(?:be\s+|equal\s+to\s+|exactly\s+|the\s+)?$",
     re.IGNORECASE,
 )
+_OR_BETWEEN = re.compile(r"(?:,\s*)?or(?:\s+(?:maybe|perhaps|possibly|about|around|even))?|/")
 _HEDGE_BEFORE = re.compile(r"\b(?:between|about|around|approximately|roughly|somewhere)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
@@ -155,7 +156,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         elif between in _EQUALS:
             roles[i] = "operand"
             roles[i + 1] = "operand" if _followed_by_operator(text, right.end) else "answer"
-        elif between == "or" or (between in ("and", "to") and _HEDGE_BEFORE.search(before)):
+        elif _OR_BETWEEN.fullmatch(between) or (between in ("and", "to") and _HEDGE_BEFORE.search(before)):
             roles[i] = roles[i + 1] = "hedge"
     judged = []
     for i, number in enumerate(found):
@@ -209,6 +210,9 @@ def number_words(text: str) -> list[tuple[float | None, int, int]]:
 
 
 def _words_value(words: list[str]) -> float | None:
+    if len(words) > 1 and words[-1] in _BIG and "point" in words:
+        inner = _words_value(words[:-1])
+        return inner * _BIG[words[-1]] if inner is not None else None
     if "point" in words:
         index = words.index("point")
         whole = _words_value(words[:index]) if index else 0.0

@@ -99,7 +99,7 @@ _CONCLUSION = re.compile(
     re.IGNORECASE,
 )
 _COPULA_BEFORE = re.compile(
-    r"(?:\b(?:is|are|was|were|be|of|at|reaches|reached|totals?|totaling|totalling|equals?|stands\s+at|has|had|shows?|with)"
+    r"(?:\b(?:is|are|was|were|be|of|at|by|reaches|reached|totals?|totaling|totalling|equals?|stands\s+at|has|had|shows?|with)"
     r"|[:=≈])\s*(?:the\s+)?(?:value\s+of\s+)?(?:approximately|about|around|roughly|nearly|almost|just\s+(?:over|under)|only|exactly|~)?\s*$",
     re.IGNORECASE,
 )
@@ -129,7 +129,7 @@ _SCALES = {
     "trillion": 1e12, "trillions": 1e12,
 }
 
-ANSWER, REFUSED, NOTHING = "answer", "refused", "nothing"
+ANSWER, REFUSED, UNFINISHED, NOTHING = "answer", "refused", "unfinished", "nothing"
 
 
 def question_scale(question: str | None) -> float:
@@ -250,6 +250,8 @@ def _in_question_unit(number: Number, question: _Question) -> float:
 def _read_marked(span: str, question: _Question) -> Verdict:
     for sentence in sentences(span)[:3]:
         verdict = _read_piece(sentence, question, alone=True)
+        if verdict.kind == UNFINISHED:
+            return Verdict(REFUSED)
         if verdict.kind != NOTHING:
             return verdict
     return Verdict(NOTHING)
@@ -262,7 +264,8 @@ def _read_bare(lead: str, question: _Question) -> Verdict:
     if question.answer_type == "number":
         if not _BARE_PREFIX.match(lead):
             return Verdict(NOTHING)
-        return _read_piece(lead, question, alone=True)
+        verdict = _read_piece(lead, question, alone=True)
+        return Verdict(REFUSED) if verdict.kind == UNFINISHED else verdict
     found = mentions(lead, question.index, alone=True)
     covered = {w.lower() for m in found for w in re.findall(r"[^\W_]+", lead[m.start:m.end])}
     if not found or any(w.lower() not in covered and w.lower() not in _FILLER for w in words):
@@ -274,9 +277,11 @@ def _read_committed(window: str, question: _Question) -> Verdict:
     """The last committed statement: the best-scoring sentence, the latest on ties."""
     best: tuple[int, Verdict] | None = None
     candidates = sentences(window)[-MAX_SENTENCES:]
-    for sentence in reversed(candidates):
+    for position, sentence in enumerate(reversed(candidates)):
         verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
-        if verdict.kind == NOTHING:
+        if verdict.kind == UNFINISHED and position == 0:
+            return Verdict(REFUSED)
+        if verdict.kind in (NOTHING, UNFINISHED):
             continue
         score = _commitment(sentence, verdict, question)
         if best is None or score > best[0]:
@@ -295,8 +300,10 @@ def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
     if question.answer_type == "label":
         score += 4 if verdict.polar else 0
     else:
-        if question.focus and any(m.label in question.focus for m in mentions(sentence, question.index)):
+        if len(question.focus) == 1 and any(m.label in question.focus for m in mentions(sentence, question.index)):
             score += 2
+        if isinstance(verdict.value, Number) and _is_result(sentence, verdict.value):
+            score += 1
         if _COPULA_BEFORE.search(sentence[:max(0, sentence.find(" ", 1))]) or re.search(r"\b(?:is|are|was|were|=)\b|=", sentence):
             score += 1
     return score
@@ -334,8 +341,15 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return _read_number_words(piece)
     candidates = [n for n in found if n.standalone]
     if not candidates:
-        return Verdict(REFUSED) if any(n.role in ("hedge", "negated") for n in found) else Verdict(NOTHING)
+        if any(n.role in ("hedge", "negated") for n in found):
+            return Verdict(REFUSED)
+        return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
     candidates = _drop_copies(candidates, question)
+    if all(n.value in question.numbers for n in candidates):
+        words = _read_number_words(piece)
+        if words.kind == ANSWER:
+            return words
+    candidates = _drop_starting_points(piece, candidates)
     candidates = _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
@@ -343,11 +357,25 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         later = [n for n in candidates if n.start >= point]
         if point and later:
             candidates = later
-    results = [n for n in candidates if re.search(r"(?:=|≈|\bequals|\bgives)\s*$", piece[max(0, n.start - 12):n.start])]
+    results = [n for n in candidates if _is_result(piece, n)]
     if results:
         return Verdict(ANSWER, results[-1])
     after_copula = [n for n in candidates if _COPULA_BEFORE.search(piece[max(0, n.start - 40):n.start])]
     return Verdict(ANSWER, (after_copula or candidates)[0])
+
+
+def _is_result(piece: str, number: Number) -> bool:
+    return re.search(r"(?:=|≈|\bequals|\bgives)\s*$", piece[max(0, number.start - 12):number.start]) is not None
+
+
+def _drop_starting_points(piece: str, candidates: list[Number]) -> list[Number]:
+    """In "from 40 ... to 48" the value reached is the statement, not the starting point."""
+    if len(candidates) < 2:
+        return candidates
+    ends = [re.search(r"\bto\s+(?:about\s+|around\s+)?[$€£¥]?$", piece[max(0, n.start - 16):n.start]) is not None for n in candidates]
+    if not any(ends):
+        return candidates
+    return [n for n in candidates if not re.search(r"\bfrom\s+(?:about\s+|around\s+)?[$€£¥]?$", piece[max(0, n.start - 16):n.start])]
 
 
 def _last_conclusion(piece: str) -> int:
@@ -362,10 +390,13 @@ def _read_number_words(piece: str) -> Verdict:
     if not runs:
         return Verdict(NOTHING)
     runs = [run for run in runs if not _NEGATED_BEFORE.search(piece[max(0, run[1] - 30):run[1]])] or runs
-    value = runs[-1][0] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0][0]
+    value, start, end = runs[-1] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0]
     if value is None or len({v for v, _, _ in runs}) > 1 and _OR.search(piece):
         return Verdict(REFUSED)
-    return Verdict(ANSWER, float(value))
+    scale_word = re.search(r"(thousand|million|billion)\W*$", piece[start:end], re.IGNORECASE)
+    scale = _SCALES[scale_word.group(1).lower()] if scale_word and value else 1.0
+    percent = re.match(r"\s*(?:%|per\s?cent)", piece[end:end + 10], re.IGNORECASE) is not None
+    return Verdict(ANSWER, Number(value / scale, scale, percent, start, end))
 
 
 def _drop_copies(candidates: list[Number], question: _Question) -> list[Number]:

@@ -28,13 +28,19 @@ _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007](?=\d{3}(?!\d))")
 _DASH_SIGN = re.compile(r"[\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d]")
 
 
-def prepare(text: str) -> str:
-    """Thin/non-breaking spaces between digit groups dropped, then NFKC, then every minus-like dash as ``-``.
+_VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
+_VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
 
-    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212")
-    ('123.5', '1234', '-12')
+
+def prepare(text: str) -> str:
+    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, NFKC, minus-like dashes as ``-``.
+
+    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½")
+    ('123.5', '1234', '-12', '12.5')
     """
     text = _GROUP_SPACE.sub("", text)
+    if "½" in text or "¼" in text or "¾" in text:
+        text = _VULGAR.sub(lambda m: f"{m.group(1) or '0'}.{_VULGAR_VALUE[m.group(2)]}", text)
     text = unicodedata.normalize("NFKC", text)
     return _DASH_SIGN.sub("-", text)
 
