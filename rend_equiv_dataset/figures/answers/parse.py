@@ -85,6 +85,13 @@ _CLAUSE = re.compile(
     r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than)\b",
     re.IGNORECASE,
 )
+_LABEL_CLAUSE = re.compile(
+    r",\s|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
+    re.IGNORECASE,
+)
+_COMPARED_AMOUNT = re.compile(
+    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger)\s+than\b", re.IGNORECASE
+)
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather|instead|i\s+mean|sorry"
@@ -99,7 +106,7 @@ _CONCLUSION = re.compile(
     re.IGNORECASE,
 )
 _COPULA_BEFORE = re.compile(
-    r"(?:\b(?:is|are|was|were|be|of|at|by|reaches|reached|totals?|totaling|totalling|equals?|stands\s+at|has|had|shows?|with)"
+    r"(?:\b(?:is|are|was|were|be|of|at|by|reaches|reached|totals?|totaling|totalling|equals?|stands\s+at|has|had|shows?|with|worth)"
     r"|[:=≈])\s*(?:the\s+)?(?:value\s+of\s+)?(?:approximately|about|around|roughly|nearly|almost|just\s+(?:over|under)|only|exactly|~)?\s*$",
     re.IGNORECASE,
 )
@@ -315,8 +322,8 @@ def _read_piece(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return _read_label(piece, question, alone=alone)
 
 
-def _clause_bounds(piece: str) -> list[int]:
-    return [0] + [m.end() for m in _CLAUSE.finditer(piece)]
+def _clause_bounds(piece: str, pattern: re.Pattern[str] = _CLAUSE) -> list[int]:
+    return [0] + [m.end() for m in pattern.finditer(piece)]
 
 
 def _clause_of(bounds: list[int], position: int) -> int:
@@ -350,6 +357,7 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         if words.kind == ANSWER:
             return words
     candidates = _drop_starting_points(piece, candidates)
+    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
@@ -432,7 +440,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
         piece_start = point
     else:
         piece_start = 0
-    bounds = _clause_bounds(piece)
+    bounds = _clause_bounds(piece, _LABEL_CLAUSE)
     polar: list[str] = []
     excluded: set[str] = set()
     plain: list[str] = []
@@ -449,7 +457,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             continue
         if not in_clause:
             continue
-        verdict = _superlative(piece[start:end], in_clause, question)
+        verdict = _superlative(piece[start:end], start, in_clause, question)
         if verdict is not None:
             winners, losers = verdict
             polar.extend(winners)
@@ -500,7 +508,8 @@ def _next_clause_end(piece: str, position: int) -> int:
     return match.start() if match is not None else len(piece)
 
 
-def _superlative(clause: str, in_clause: list[Mention], question: _Question) -> tuple[list[str], set[str]] | None:
+def _superlative(clause: str, clause_start: int, in_clause: list[Mention], question: _Question) -> tuple[list[str], set[str]] | None:
+    """A clause naming the highest or lowest (or "X is higher" with no "than X"): (winners, losers) by the question's direction."""
     word = _POLARITY.search(clause)
     if word is None or not question.polarity:
         return None
@@ -508,6 +517,9 @@ def _superlative(clause: str, in_clause: list[Mention], question: _Question) -> 
     if _NEGATION.search(clause[:word.start()]):
         stated = -stated
     labels = list(dict.fromkeys(m.label for m in in_clause))
+    than = _THAN.search(clause, word.start())
+    if than is not None and all(m.start >= clause_start + than.start() for m in in_clause):
+        return [], set(labels) if stated == question.polarity else set()
     if stated == question.polarity and len(labels) == 1:
         return labels, set()
     if stated != question.polarity:

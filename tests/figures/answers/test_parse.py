@@ -157,3 +157,30 @@ UNIT_CASES = [
 @pytest.mark.parametrize(("question", "text", "expected"), UNIT_CASES)
 def test_numbers_are_read_in_the_question_unit(question, text, expected):
     assert parse_answer(text, "number", question=question) == pytest.approx(expected)
+
+
+LONG_COT = "Let me look at the bars again. Japan is about 30, France 12, maybe 13. " * 20000
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (LONG_COT + "\n\nFinal answer: 30.5", 30.5),
+        ("<think>" + LONG_COT + "</think>\n\n30.5", 30.5),
+        ("The answer is 12. " + "To answer this, look again. " * 30000 + "Answer: 30.5", 30.5),
+        ("12 " * 300000, 12.0),
+        ("1, " * 200000 + "\nSo the value is 5.", 5.0),
+        ("answer " * 100000, None),
+        ("<think>" * 50000, None),
+        ("-" * 100000 + "\n7", 7.0),
+    ],
+)
+def test_megabyte_outputs_are_read(text, expected):
+    result = parse_answer(text, "number", ("Japan", "France"), "What are the exports of Japan?")
+    assert result == expected
+
+
+@given(st.text(alphabet="0123456789 .,-−–%$kMB\u2009\u00a0abcinorsth<>/=+*()", max_size=300))
+def test_number_like_noise_never_raises(text):
+    result = parse_answer(text, "number", ("Japan",), "What is the value for Japan, in thousands?")
+    assert result is None or isinstance(result, float)

@@ -414,6 +414,47 @@ VERBOSE = [
     ("language", "Let's go through the chart.", None, "ordinary-word"),
     ("year", "Sales were highest in 2021.", None, "alias"),
     ("fruit", "Grapes have the lowest price.", None, "alias"),
+    # -- harder phrasings ------------------------------------------------------------------
+    ("exports", "Japan's bar sits at 30.5, about two and a half times France's 12.", "30.5", "other-category"),
+    ("exports", "Approximately 30.5 (bn USD) for Japan; the other countries are all below 15.", "30.5", "lead"),
+    ("exports", "Based on the chart, the exports of Japan are around **30.5** billion US dollars.", "30.5", "marker"),
+    ("exports", "The exports of Japan: 30.5 bn USD (the highest among the four countries shown).", "30.5", "committed"),
+    ("exports", "Japan exported goods worth 30.5 bn USD, which is 18.5 more than France.", "30.5", "working-after"),
+    ("exports", "Japan — 30.5 bn USD", "30.5", "committed"),
+    ("exports", "Value for Japan ≈ 30.5", "30.5", "committed"),
+    ("exports", "Japan's exports are 30.5 bn USD, roughly 41% of the total shown.", "30.5", "working-after"),
+    ("exports", "The value is 30.5, not 35.", "30.5", "negation"),
+    ("exports", "Japan: ~30.5 bn USD", "30.5", "committed"),
+    ("exports", "It's hard to be exact, but Japan's exports look like about 30.5 bn USD.", "30.5", "committed"),
+    ("exports", "My best estimate is 30.5.", "30.5", "committed"),
+    ("exports", "The exports of Japan amounted to USD 30.5 bn in the period shown.", "30.5", "committed"),
+    ("visitors", "Q3 2023 saw 55.0k visitors.", "55", "units"),
+    ("visitors", "55 (thousand)", "55", "units"),
+    ("visitors", "Roughly 0.055 million visitors came in Q3 2023.", "55", "units"),
+    ("share", "Legal: 23.5 %", "23.5", "percent"),
+    ("share", "Legal makes up 23.5% of the budget, while HR makes up 18%.", "23.5", "other-category"),
+    ("fraction", "Legal accounts for 23.5 percent, i.e. 0.235 of the budget.", "0.235", "percent"),
+    ("change", "Chile's profit decreased by 3.5 bn USD between 2019 and 2020.", "3.5", "committed"),
+    ("change", "The change is −3.5 bn USD (from 10 to 6.5).", "-3.5", "committed"),
+    ("total", "The total is 1.2 thousand M EUR.", "1200", "units"),
+    ("total", "Total revenue: EUR 1,204 M", "1204", "units"),
+    ("count", "There are 25 of them.", "25", "committed"),
+    ("count", "25. Bars above 20 are shaded darker.", "25", "lead"),
+    ("highest", "Japan stands out as the leader in exports.", "Japan", "comparison"),
+    ("highest", "The answer: Japan.", "Japan", "marker"),
+    ("highest", "Japan, with 30.5 bn USD.", "Japan", "lead"),
+    ("highest", "France has the second-highest exports; Japan has the highest.", "Japan", "comparison"),
+    ("highest", "Highest exports: Japan (30.5 bn USD). Lowest: Chile (4 bn USD).", "Japan", "comparison"),
+    ("higher", "Japan (30.5 vs 12).", "Japan", "lead"),
+    ("higher", "Japan's exports (30.5) exceed France's (12).", "Japan", "comparison"),
+    ("lowest", "Chile, whose bar is the shortest.", "Chile", "lead"),
+    ("lowest", "The country with the least exports is Chile.", "Chile", "comparison"),
+    ("month", "Answer: MAY", "May", "ordinary-word"),
+    ("month", "The highest bar is for the month of May.", "May", "ordinary-word"),
+    ("quarter", "The third quarter of 2022 (Q3) has the most visitors.", "Q3 2022", "alias"),
+    ("year", "Sales peaked in the year 2019.", "2019", "alias"),
+    ("fruit", "The cheapest fruit is cherries.", "Cherries", "alias"),
+    ("city", "The most populous city is New York City.", "New York", "alias"),
 ]
 
 
@@ -470,7 +511,18 @@ def test_the_table_is_large_and_covers_both_types():
     assert sum(not c.rule.startswith("terse") for c in CASES) >= 150
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+# Outputs the reader gets wrong, with why; each must keep failing (strict) until the rule is added.
+KNOWN_MISSES = {
+    "The total is 1.2 thousand M EUR.": "stacked scale words (thousand × M) are read as one scale",
+}
+
+
+def _marks(case: Case) -> list:
+    reason = KNOWN_MISSES.get(case.output)
+    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name, marks=_marks(c)) for c in CASES])
 def test_reads_what_a_careful_human_reads(case):
     assert _read(case) == case.expected
 
