@@ -38,7 +38,10 @@ def prepare(text: str) -> str:
     >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½")
     ('123.5', '1234', '-12', '12.5')
     """
-    text = _GROUP_SPACE.sub("", text)
+    if text.isascii():
+        return text
+    if "\u00a0" in text or "\u2009" in text or "\u202f" in text or "\u2007" in text:
+        text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
         text = _VULGAR.sub(lambda m: f"{m.group(1) or '0'}.{_VULGAR_VALUE[m.group(2)]}", text)
     text = unicodedata.normalize("NFKC", text)
