@@ -59,6 +59,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
@@ -180,6 +181,12 @@ class _Question:
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers)
 
 
+@lru_cache(maxsize=4096)
+def _read_question(answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
+    """:meth:`_Question.read`, once per question (scoring reads many outputs per question)."""
+    return _Question.read(answer_type, labels, question)
+
+
 def _polarity(text: str) -> int:
     match = _POLARITY.search(text)
     if match is None:
@@ -203,7 +210,9 @@ def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), que
     """
     if not isinstance(text, str) or not text.strip() or answer_type not in ("number", "label"):
         return None
-    reader = _Question.read(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
+    if question is not None and not isinstance(question, str):
+        question = None
+    reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
     if answer_type == "label" and not reader.index.keys:
         return None
     prepared = prepare(text)
