@@ -70,6 +70,7 @@ class LabelIndex:
     ordinary: frozenset[str]
     years: bool
     longest: int
+    prefixes: frozenset[str]
 
 
 def _singular(word: str) -> str:
@@ -137,7 +138,20 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
         else:
             del keys[key]
     longest = max((len(_TOKEN.findall(label)) for label in labels), default=0)
-    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, max(longest, 2 if labels else 0)))
+    prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, max(longest, 2 if labels else 0)), prefixes)
+
+
+def _may_start(token: str, index: LabelIndex) -> bool:
+    """Whether an alias can start at this token (a cheap test before trying spans)."""
+    return (
+        token in index.prefixes
+        or _singular(token) in index.prefixes
+        or token in _MONTH
+        or token[:1] == "q"
+        or token[:2] == "fy"
+        or (len(token) == 4 and token.isdigit())
+    )
 
 
 def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Mention]:
@@ -152,6 +166,9 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
     i = 0
     while i < len(tokens):
         hit = None
+        if not _may_start(lowered[i], index):
+            i += 1
+            continue
         for n in range(min(index.longest, len(tokens) - i), 0, -1):
             for key in _keys(lowered[i:i + n], index.years):
                 label = index.keys.get(key)
