@@ -126,6 +126,7 @@ _LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|sm
 _POLARITY = re.compile(rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b", re.IGNORECASE)
 _THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
+_PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
@@ -215,6 +216,11 @@ def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), que
     reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
     if answer_type == "label" and not reader.index.keys:
         return None
+    plain = text.strip()
+    if answer_type == "number" and _PLAIN_NUMBER.fullmatch(plain):
+        return _in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader)
+    if answer_type == "label" and plain in labels:
+        return plain
     prepared = prepare(text)
     visible = visible_text(prepared)
     if not visible.strip():
