@@ -23,7 +23,8 @@ reads answers through :func:`parse_answer`. The rules, in order:
    category are skipped ("Japan is 30.5, while France is 12" → 30.5 for
    Japan); operands of written arithmetic are not answers (``30.5 − 12``
    is not −12; ``30 + 12 = 42`` is 42); after a correction cue the later
-   value wins; a hedge (``30 or 40``, ``Japan or France``) is no answer.
+   value wins; a hedge (``30 or 40``, ``Japan or France``, "30 is also
+   possible") is no answer.
    Labels: a comparison reads by the question's direction ("France has
    lower exports than Japan", asked for the higher → Japan); a negated label
    (``not Japan``) is never the answer; several labels without a deciding
@@ -96,7 +97,11 @@ _COMPARED_AMOUNT = re.compile(
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather|instead|i\s+mean|sorry"
-    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting)\b",
+    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting)\b|\bno\s*(?:[,\u2014\u2013]|-\s)",
+    re.IGNORECASE,
+)
+_OPEN_ALTERNATIVE = re.compile(
+    r"\b(?:(?:is|are|seems?)\s+(?:also|equally)\s+(?:possible|plausible|likely)|(?:could|might|may)\s+(?:also|equally)\s+be)\b",
     re.IGNORECASE,
 )
 _TENTATIVE = re.compile(r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought)\b", re.IGNORECASE)
@@ -281,7 +286,7 @@ def _read_marked(span: str, question: _Question) -> Verdict:
 
 def _read_bare(lead: str, question: _Question) -> Verdict:
     words = re.findall(r"[^\W_]+", lead)
-    if not words or len(words) > 6:
+    if not words or len(words) > 6 or lead.rstrip(" *").endswith("?"):
         return Verdict(NOTHING)
     if question.answer_type == "number":
         if not _BARE_PREFIX.match(lead):
@@ -332,6 +337,8 @@ def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
 
 
 def _read_piece(piece: str, question: _Question, *, alone: bool) -> Verdict:
+    if _OPEN_ALTERNATIVE.search(piece):
+        return Verdict(REFUSED)
     if question.answer_type == "number":
         return _read_number(piece, question)
     return _read_label(piece, question, alone=alone)
