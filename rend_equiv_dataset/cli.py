@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "digitize": "digitize",
     "theory": "theory",
     "score": "score",
+    "grade": "grade",
     "simulate": "simulate",
     "submit": "submit",
     "run": "run",
