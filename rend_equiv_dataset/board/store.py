@@ -47,7 +47,8 @@ LOCK_WAIT_S = 120.0
 _BOARD = re.compile(r"^boards/(\d{6})$")
 _STAMP = "%Y-%m-%dT%H-%M-%S.%fZ"
 _RESULT = re.compile(r"^results_(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{6}Z)\.json$")
-_BOARD_ENTRIES = {".lock", "boards"}  # what a leaderboard folder may hold before its first board
+# what a leaderboard folder may hold before its first board is published (a first submission under way or killed)
+_BOARD_ENTRIES = {".lock", "boards", "results", "panels", "leaderboard.json", "leaderboard.md", "panels.json", "panels.md"}
 _NOT_WRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS}
 
 
@@ -208,7 +209,8 @@ def check_board_dir(leaderboard: str | Path, option: str = "--leaderboard") -> P
     if not os.access(writable, os.W_OK | os.X_OK):
         raise InputError(f"folder {writable} is read-only", field=option)
     if folder.is_dir():
-        if not (folder / "current").is_symlink() and {p.name for p in folder.iterdir()} - _BOARD_ENTRIES:
+        names = {p.name for p in folder.iterdir() if not p.name.endswith(".link")}
+        if not (folder / "current").is_symlink() and names and (".lock" not in names or names - _BOARD_ENTRIES):
             raise InputError(f"folder {folder} holds files but no board (no 'current' link); not a leaderboard folder", field=option)
         read_board(folder)
     return folder
