@@ -186,6 +186,7 @@ def handle_submission(settings: AppSettings, upload: str | None, model_name: str
 
 def build_app(settings: AppSettings) -> Any:
     """The Gradio ``Blocks`` app over ``settings.leaderboard`` (imports Gradio)."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     try:
         import gradio as gr
     except ImportError:
@@ -268,8 +269,11 @@ def build_app(settings: AppSettings) -> Any:
 
 def serve(settings: AppSettings, *, host: str = "127.0.0.1", port: int = 7860) -> None:
     """Build the app and serve it until interrupted."""
-    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    demo = build_app(settings)
+    launch(build_app(settings), settings, host=host, port=port)
+
+
+def launch(demo: Any, settings: AppSettings, *, host: str, port: int) -> None:
+    """Serve a built app: uploads capped, files served only from the leaderboard folder, no server-side rendering."""
     settings.leaderboard.mkdir(exist_ok=True)
     demo.queue().launch(
         server_name=host, server_port=port, max_file_size=settings.max_upload_bytes, ssr_mode=False,

@@ -4,6 +4,7 @@ Layout of ``LEADERBOARD/``::
 
     .lock                                   taken by every submission (flock; released if the process dies)
     current -> boards/000007                the one pointer; a submission renames a new one into place last
+                                            (a copy where links do not survive may hold the text boards/000007)
     leaderboard.json, leaderboard.md        links to current/… (figure reading: one row per model)
     panels.json, panels.md                  links to current/… (judge panels: one row per panel)
     boards/000007/manifest.json             every submission, per table and model, oldest first
@@ -157,11 +158,14 @@ def read_board(folder: str | Path) -> Snapshot:
     """The board that ``folder/current`` names (version 0 and empty when there is none yet)."""
     folder = Path(folder)
     pointer = folder / "current"
-    if not pointer.is_symlink():
-        if pointer.exists():
-            raise InputError("expected a link to boards/NNNNNN", file=str(pointer))
+    if pointer.is_symlink():
+        target = os.readlink(pointer)
+    elif pointer.is_file() and pointer.stat().st_size < 64:  # a copy made where links do not survive (an upload)
+        target = pointer.read_text(encoding="utf-8").strip()
+    elif pointer.exists():
+        raise InputError("expected a link to boards/NNNNNN", file=str(pointer))
+    else:
         return Snapshot(folder, 0)
-    target = os.readlink(pointer)
     match = _BOARD.match(target)
     if not match:
         raise InputError(f"expected a link to boards/NNNNNN, got {target!r}", file=str(pointer))
@@ -210,7 +214,7 @@ def check_board_dir(leaderboard: str | Path, option: str = "--leaderboard") -> P
         raise InputError(f"folder {writable} is read-only", field=option)
     if folder.is_dir():
         names = {p.name for p in folder.iterdir() if not p.name.endswith(".link")}
-        if not (folder / "current").is_symlink() and names and (".lock" not in names or names - _BOARD_ENTRIES):
+        if "current" not in names and names and (".lock" not in names or names - _BOARD_ENTRIES):
             raise InputError(f"folder {folder} holds files but no board (no 'current' link); not a leaderboard folder", field=option)
         read_board(folder)
     return folder
