@@ -229,7 +229,7 @@ def build_app(settings: AppSettings) -> Any:
         status = handle_submission(settings, upload, name)
         return (status, *board_view(sort_by, model_type, size), gr.update(choices=model_names()))
 
-    with gr.Blocks(title="REND-EQUIV leaderboard", analytics_enabled=False) as demo:
+    with gr.Blocks(title="REND-EQUIV leaderboard", analytics_enabled=False, fill_width=True) as demo:
         gr.Markdown("# REND-EQUIV leaderboard\nFigure reading under equivariant edits: accuracy, and how well the "
                     "Equivariance-Consistency Score flags wrong answers. One row per model (its latest submission).")
         with gr.Tabs() as tabs:
