@@ -172,3 +172,16 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "b"), "--port", "70000"])
     assert not (tmp_path / "b").exists()
+
+
+def test_space_app_builds_the_same_app(tmp_path, monkeypatch):
+    pytest.importorskip("gradio", reason="the Space app needs Gradio (pip install '.[space]')")
+    import runpy
+
+    board = tmp_path / "board"
+    submit_payload(board, Kind.FIGURES, figure_payload("org/a", "1", 0.5), now=T0)
+    monkeypatch.setenv("REND_EQUIV_LEADERBOARD", str(board))
+    monkeypatch.delenv("REND_EQUIV_DATA", raising=False)
+    namespace = runpy.run_path(str(ROOT / "space" / "app.py"), run_name="space_app")
+    assert namespace["settings"] == AppSettings(board, None, 50 * 2**20, 10_000)
+    assert type(namespace["demo"]).__name__ == "Blocks"

@@ -49,6 +49,12 @@ def server(tmp_path, release, predictions):
         args = ["submit", "--data", str(release), "--predictions", str(predictions[preds]), "--model-name", name,
                 "--leaderboard", str(board), "--resamples", "20", "--model-type", "open", "--params", "7"]
         assert main(args) == 0
+    records = tmp_path / "panel.jsonl"  # a 3-judge panel on 12 problems: votes and signal by hand
+    records.write_text("".join(
+        f'{{"problem_id": "p{i}", "label": {i % 2}, "votes": [{i % 2}, {(i // 2) % 2}, {int(i % 3 == 0)}], "signal": {i % 2 if i != 5 else 0}}}\n'
+        for i in range(12)))
+    assert main(["panel", "score", "--records", str(records), "--out", str(tmp_path / "panel"), "--resamples", "50", "--permutations", "20"]) == 0
+    assert main(["panel", "submit", "--report", str(tmp_path / "panel"), "--panel-name", "org/panel", "--leaderboard", str(board)]) == 0
     port = free_port()
     log = open(tmp_path / "serve.log", "wb")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), "GRADIO_ANALYTICS_ENABLED": "False", "GRADIO_TEMP_DIR": str(tmp_path / "uploads"),
@@ -141,6 +147,13 @@ def test_browse_resubmit_and_upload_in_chromium(server, browser, predictions, tm
     by_name = {row[1]: row for row in cells}
     assert by_name["org/b"][0] == "1" and by_name["org/b"][5].startswith("1.000 [1.000, 1.000]")
     assert by_name["org/a"][4] == "2" and by_name["org/a"][2:4] == ["open", "7"]
+
+    open_tab(browser, "Judge panels")
+    panels = wait_for(browser, lambda d: d.execute_script(
+        "return Array.from(document.querySelectorAll('#panels-table tr.model-row')).map(r => Array.from(r.cells).map(c => c.innerText));"),
+        "the judge-panel table")
+    row = read_board(board).rows(Kind.PANELS)[0]
+    assert [p[1] for p in panels] == ["org/panel"] and panels[0][6] == f"{row['call_rate']:.3f}"
 
     version = read_board(board).version
     bad = tmp_path / "bad.jsonl"
