@@ -3,6 +3,7 @@
 Layout of ``LEADERBOARD/``::
 
     .lock                                   taken by every submission (flock; released if the process dies)
+    .pending                                the results file a submission is writing (gone once it is published)
     current -> boards/000007                the one pointer; a submission renames a new one into place last
                                             (a copy where links do not survive may hold the text boards/000007)
     leaderboard.json, leaderboard.md        links to current/… (figure reading: one row per model)
@@ -17,7 +18,7 @@ A submission writes its results file and assets under new names, then a new
 board folder, then renames a fresh ``current`` link over the old one. Readers
 resolve ``current`` once, so they see the old board or the new one, never a
 mix. A kill before that rename leaves files that no manifest names; the next
-submission removes them under the lock. Result names sort by time, so the
+submission removes them under the lock (``.pending`` says which). Result names sort by time, so the
 latest result of a model is the last name in its folder, and the manifest
 lists it last: nothing else has to be read to find it.
 """
@@ -48,9 +49,11 @@ LOCK_WAIT_S = 120.0
 _BOARD = re.compile(r"^boards/(\d{6})$")
 _STAMP = "%Y-%m-%dT%H-%M-%S.%fZ"
 _RESULT = re.compile(r"^results_(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{6}Z)\.json$")
+PENDING = ".pending"
 # what a leaderboard folder may hold before its first board is published (a first submission under way or killed)
-_BOARD_ENTRIES = {".lock", "boards", "results", "panels", "leaderboard.json", "leaderboard.md", "panels.json", "panels.md"}
+_BOARD_ENTRIES = {".lock", PENDING, "boards", "results", "panels", "leaderboard.json", "leaderboard.md", "panels.json", "panels.md"}
 _NOT_WRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS}
+_PENDING_PATH = re.compile(r"^(results|panels)/[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?/results_[0-9TZ.-]+\.json$")
 
 
 class Kind(str, Enum):
@@ -91,6 +94,11 @@ ROW_CONFIG = ("model_sha", "model_dtype", "model_type", "params_billions", "data
 def dumps(payload: Any) -> str:
     """Canonical JSON text: sorted keys, two-space indent, non-finite floats as ``null``."""
     return json.dumps(_finite(payload), indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def _compact(payload: Any) -> str:
+    """One-line JSON for the board's own files (its values came from JSON already, so they are finite)."""
+    return json.dumps(payload, sort_keys=True, allow_nan=False, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def _finite(value: Any) -> Any:
@@ -213,7 +221,7 @@ def check_board_dir(leaderboard: str | Path, option: str = "--leaderboard") -> P
     if not os.access(writable, os.W_OK | os.X_OK):
         raise InputError(f"folder {writable} is read-only", field=option)
     if folder.is_dir():
-        names = {p.name for p in folder.iterdir() if not p.name.endswith(".link")}
+        names = {p.name for p in folder.iterdir() if not p.name.endswith((".link", ".tmp"))}
         if "current" not in names and names and (".lock" not in names or names - _BOARD_ENTRIES):
             raise InputError(f"folder {folder} holds files but no board (no 'current' link); not a leaderboard folder", field=option)
         read_board(folder)
@@ -284,6 +292,7 @@ def submit_payload(
             stamp = _stamp(now or datetime.now(timezone.utc), history)
             relative = f"{table.folder}/{name}/results_{stamp.strftime(_STAMP)}.json"
             payload = {**payload, "config": {**payload["config"], "submitted_at": stamp.isoformat().replace("+00:00", "Z")}}
+            atomic_write_text(folder / PENDING, json.dumps([relative]) + "\n")  # what to clear if this submission is killed
             if assets:
                 _write_assets(folder / relative.removesuffix(".json"), assets)
             atomic_write_text(folder / relative, dumps(payload))
@@ -379,10 +388,10 @@ def _publish(folder: Path, version: int, fingerprint: str | None,
         os.chmod(staging, 0o755)
         manifest = {"format": FORMAT, "version": version, "dataset_fingerprint": fingerprint,
                     "submissions": {k: {n: list(p) for n, p in sorted(v.items())} for k, v in submissions.items()}}
-        files = {"manifest.json": dumps(manifest)}
+        files = {"manifest.json": _compact(manifest)}
         for kind, table in TABLES.items():
             ordered = sort_rows(table, rows[kind])
-            files[f"{table.stem}.json"] = dumps(ordered)
+            files[f"{table.stem}.json"] = _compact(ordered)
             files[f"{table.stem}.md"] = table_markdown(table, ordered)
         for name, text in files.items():
             with open(staging / name, "w", encoding="utf-8") as handle:
@@ -397,6 +406,7 @@ def _publish(folder: Path, version: int, fingerprint: str | None,
         for suffix in ("json", "md"):
             _link(folder / f"{table.stem}.{suffix}", f"current/{table.stem}.{suffix}")
     _link(folder / "current", f"boards/{version:06d}")
+    (folder / PENDING).unlink(missing_ok=True)
     _sync_dir(folder)
 
 
@@ -419,30 +429,40 @@ def _sync_dir(folder: Path) -> None:
 
 
 def _sweep(snapshot: Snapshot) -> None:
-    """Remove what killed submissions left (files no manifest names) and boards older than the previous one.
+    """Remove what a killed submission left and boards older than the previous one.
 
-    Runs under the lock, so nothing it removes is being written.
+    A submission names its results file in ``.pending`` before writing it and
+    removes ``.pending`` after the link swap, so only the files it names (and
+    their temporary siblings) are looked at, however long the history. Runs
+    under the lock, so nothing it removes is being written.
     """
     folder = snapshot.folder
+    for pattern in (".*.link", ".*.tmp"):  # half-made links, a half-written .pending
+        for entry in folder.glob(pattern):
+            entry.unlink(missing_ok=True)
     keep_boards = {f"{v:06d}" for v in (snapshot.version, snapshot.version - 1)}
-    for entry in folder.glob(".*.link"):
-        entry.unlink(missing_ok=True)
     if (folder / "boards").is_dir():
         for entry in (folder / "boards").iterdir():
             if entry.name not in keep_boards:
                 _remove(entry)
+    pending = folder / PENDING
+    if not pending.is_file():
+        return
     listed = {p for models in snapshot.submissions.values() for paths in models.values() for p in paths}
-    listed |= {p.removesuffix(".json") for p in listed}
-    for kind in Kind:
-        root = folder / TABLES[kind].folder
-        if not root.is_dir():
+    try:
+        unfinished = json.loads(pending.read_text(encoding="utf-8"))
+    except ValueError:
+        unfinished = []  # torn while being written: the submission never got as far as writing its files
+    for relative in unfinished if isinstance(unfinished, list) else []:
+        if not isinstance(relative, str) or relative in listed or not _PENDING_PATH.match(relative):
             continue
-        for entry in sorted(root.rglob("*"), reverse=True):
-            relative = entry.relative_to(folder).as_posix()
-            if entry.parent.relative_to(folder).as_posix() in listed:
-                continue  # a file inside a listed submission's folder
-            if entry.name.startswith(".") or (entry.name.startswith("results_") and relative not in listed):
-                _remove(entry)
+        path = folder / relative
+        stem = path.name.removesuffix(".json")
+        if path.parent.is_dir():
+            for entry in path.parent.iterdir():
+                if entry.name in (path.name, stem) or entry.name.startswith(f".{stem}"):
+                    _remove(entry)
+    pending.unlink()
 
 
 def _remove(path: Path) -> None:
