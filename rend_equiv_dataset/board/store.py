@@ -291,6 +291,8 @@ def submit_payload(
                 fingerprint = new
             stamp = _stamp(now or datetime.now(timezone.utc), history)
             relative = f"{table.folder}/{name}/results_{stamp.strftime(_STAMP)}.json"
+            if not isinstance(name, str) or ".." in name or not _PENDING_PATH.match(relative):
+                raise InputError(f"expected NAME or ORG/NAME of letters, digits, '.', '_', '-', got {name!r}", field="model_name")
             payload = {**payload, "config": {**payload["config"], "submitted_at": stamp.isoformat().replace("+00:00", "Z")}}
             atomic_write_text(folder / PENDING, json.dumps([relative]) + "\n")  # what to clear if this submission is killed
             if assets:

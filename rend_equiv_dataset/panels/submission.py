@@ -29,7 +29,7 @@ def _number(report: dict[str, Any], dotted: str, path: Path, *, nullable: bool =
     value: Any = report
     for part in dotted.split("."):
         if not isinstance(value, dict) or part not in value:
-            raise InputError(f"missing field (is this a `rend-equiv panel score` report?)", file=str(path), field=dotted)
+            raise InputError("missing field (is this a `rend-equiv panel score` report?)", file=str(path), field=dotted)
         value = value[part]
     if value is None and nullable:
         return None

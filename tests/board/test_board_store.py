@@ -274,3 +274,10 @@ def test_concurrent_submits_from_processes_lose_nothing(tmp_path):
     panels = snapshot.rows(Kind.PANELS)
     assert sorted(r["model_name"] for r in panels) == sorted(f"w{w}/m{j}" for w in range(4) for j in (0, 2))
     assert [r["pivotal_gain"] for r in panels][:2] == [0.30000000000000004, 0.30000000000000004]
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b/c", "/abs", "a/..", ""])
+def test_a_name_that_is_not_a_path_segment_is_refused(tmp_path, name):
+    with pytest.raises(InputError, match="model_name"):
+        submit_payload(tmp_path / "board", Kind.FIGURES, figure_payload(name, "s", 0.5))
+    assert not list((tmp_path / "board").rglob("results_*"))
