@@ -39,6 +39,12 @@ PANEL_COMMANDS: dict[str, str] = {
     "score": "panel_score",
     "judge": "panel_judge",
     "solve": "panel_solve",
+    "submit": "panel_submit",
+}
+
+# `rend-equiv leaderboard NAME` -> module under rend_equiv_dataset.commands
+LEADERBOARD_COMMANDS: dict[str, str] = {
+    "serve": "leaderboard_serve",
 }
 
 
@@ -68,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     if PANEL_COMMANDS:
         panel = subparsers.add_parser("panel", help="code-judge panel records, execution and metrics")
         _add_commands(panel.add_subparsers(dest="panel_command", metavar="COMMAND"), PANEL_COMMANDS)
+    board = subparsers.add_parser("leaderboard", help="the leaderboard web page (Gradio)")
+    _add_commands(board.add_subparsers(dest="leaderboard_command", metavar="COMMAND"), LEADERBOARD_COMMANDS)
     return parser
 
 
