@@ -162,7 +162,8 @@ def model_plots(snapshot: Snapshot, name: str) -> list[str | None]:
 
 def handle_submission(settings: AppSettings, upload: str | None, model_name: str | None) -> str:
     """Validate, score and submit one upload; returns the status line (``error: …`` on bad input, nothing written)."""
-    from rend_equiv_dataset.figures.scoring.leaderboard import check_model_name, submit
+    from rend_equiv_dataset.board.store import check_model_name
+    from rend_equiv_dataset.figures.scoring.leaderboard import submit
     from rend_equiv_dataset.figures.scoring.pipeline import score_files
 
     try:

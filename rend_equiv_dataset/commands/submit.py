@@ -32,7 +32,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.figures.scoring.leaderboard import ModelInfo, check_leaderboard_dir, check_model_name, submit
+    from rend_equiv_dataset.board.store import check_model_name
+    from rend_equiv_dataset.figures.scoring.leaderboard import ModelInfo, check_leaderboard_dir, submit
     from rend_equiv_dataset.figures.scoring.pipeline import score_files
 
     check_model_name(args.model_name)

@@ -16,9 +16,8 @@ import math
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset.board.store import Kind, check_board_dir, submit_payload
+from rend_equiv_dataset.board.store import Kind, check_board_dir, check_model_name, library_versions, stderr_of, submit_payload
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.scoring.leaderboard import check_model_name, library_versions, stderr_of
 
 TASK = "rend_equiv_panels"
 MAX_REPORT_BYTES = 50 * 2**20

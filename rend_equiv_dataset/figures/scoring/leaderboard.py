@@ -18,40 +18,16 @@ stays in the model's folder and in the board's manifest.
 
 from __future__ import annotations
 
-import re
-import sys
 import tempfile
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.board.store import Kind, check_board_dir, submit_payload
-from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.board.store import check_model_name, library_versions, stderr_of
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 
 TASK = "rend_equiv"
-Z95 = 1.959963984540054
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
-LIBRARIES = ("numpy", "scipy", "scikit-learn", "matplotlib", "datasets", "evaluate", "pydantic")
-
-
-def check_model_name(name: str, option: str = "--model-name") -> str:
-    """``name`` or ``org/name``: letters, digits, ``.``, ``_``, ``-``; at most 96 characters.
-
-    >>> check_model_name("Qwen/Qwen2.5-VL-7B-Instruct")
-    'Qwen/Qwen2.5-VL-7B-Instruct'
-    >>> check_model_name("../x")
-    Traceback (most recent call last):
-    ...
-    rend_equiv_dataset.errors.InputError: field '--model-name': expected NAME or ORG/NAME of letters, digits, '.', '_', '-' (at most 96 characters), got '../x'
-    """
-    if not isinstance(name, str) or len(name) > 96 or not _NAME.match(name) or ".." in name:
-        raise InputError(
-            f"expected NAME or ORG/NAME of letters, digits, '.', '_', '-' (at most 96 characters), got {name!r}",
-            field=option,
-        )
-    return name
 
 
 @dataclass(frozen=True)
@@ -62,28 +38,6 @@ class ModelInfo:
     dtype: str | None = None
     model_type: str | None = None
     params_billions: float | None = None
-
-
-def library_versions() -> dict[str, str | None]:
-    """Python and the scoring libraries' versions (``None`` for one not installed)."""
-    versions: dict[str, str | None] = {"python": sys.version.split()[0]}
-    for name in LIBRARIES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = None
-    return versions
-
-
-def stderr_of(ci: Any) -> float | None:
-    """Standard error read off a 95% interval: its width over 2 × 1.96.
-
-    >>> round(stderr_of([0.5, 0.5 + 2 * 1.959963984540054 * 0.1]), 12)
-    0.1
-    """
-    if not ci or ci[0] is None or ci[1] is None:
-        return None
-    return (float(ci[1]) - float(ci[0])) / (2 * Z95)
 
 
 def _metric(results: dict[str, Any], key: str, value: Any, ci: Any) -> None:
