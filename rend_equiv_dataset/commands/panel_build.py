@@ -29,6 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=_non_negative, default=None, help="use only the first N problems")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
+    parser.add_argument("--allow-weak-sandbox", action="store_true",
+                        help="without bubblewrap, run candidates with weaker isolation instead of refusing "
+                             "(root: a private uid; a normal user: limits only)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
 
 
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no candidates to build from", field="--candidates")
 
     cache = out.resolve().parent / f".{out.name}.exec-cache.jsonl"
-    results = execute(by_id, candidates, cache, progress=not args.no_progress)
+    results = execute(by_id, candidates, cache, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox)
 
     if args.judges == "simulated":
         k = 7 if args.k is None else args.k
@@ -102,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         "judge_source": source, "judges": judges, "judge_settings": judge_info, "seed": args.seed,
         "per_problem": args.per_problem, "correct_per_problem": args.correct_per_problem,
         "excluded_problems": [e.problem_id for e in problems.excluded],
+        "isolation": sorted({str(r.get("isolation") or "unrecorded") for r in results}),
     }
     summary = write_release(out, records, problems, provenance, overwrite=args.overwrite)
     cache.unlink(missing_ok=True)

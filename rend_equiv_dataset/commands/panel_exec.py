@@ -11,6 +11,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problems", required=True, help="humaneval, or an evalplus / LiveCodeBench JSONL file")
     parser.add_argument("--candidates", required=True, help="JSONL: problem_id, candidate_id, solver, code")
     parser.add_argument("--out", required=True, help="results JSONL (appended; a rerun resumes)")
+    parser.add_argument("--allow-weak-sandbox", action="store_true",
+                        help="without bubblewrap, run candidates with weaker isolation instead of refusing "
+                             "(root: a private uid; a normal user: limits only)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -31,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
     by_id = problems.by_id()
     candidates = load_candidates(args.candidates, known_problems=set(by_id))
-    rows = execute(by_id, candidates, out, progress=not args.no_progress)
+    rows = execute(by_id, candidates, out, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox)
     passed = sum(row["label"] for row in rows)
-    print(f"{len(rows)} candidates executed ({passed} pass the full suite) -> {out}")
+    modes = ", ".join(sorted({str(row.get("isolation") or "unrecorded") for row in rows})) or "none"
+    print(f"{len(rows)} candidates executed ({passed} pass the full suite; isolation: {modes}) -> {out}")
     return 0

@@ -37,7 +37,7 @@ from rend_equiv_dataset.panels.problems import Problem, ProblemSet
 JUDGE_SOURCES = ("model", "file", "simulated")
 RECORD_FIELDS = ("problem_id", "benchmark", "candidate_id", "solver", "code", "assertions_passed", "status", "label",
                  "votes", "judges", "judge_source")
-EXTRA_FIELDS = ("operator", "judge_lines", "danger")
+EXTRA_FIELDS = ("operator", "judge_lines", "danger", "isolation")
 
 
 def code_sha(code: str) -> str:
@@ -93,6 +93,7 @@ def result_row(problem: Problem, candidate: Candidate, run: Any) -> dict[str, An
         "status": run.status.value,
         "label": run.label,
         "danger": list(run.danger),
+        "isolation": run.isolation,
         "seconds": round(run.seconds, 6),
         "detail": run.detail,
     }
@@ -105,8 +106,13 @@ def execute(
     *,
     sandbox: Any = None,
     progress: bool = True,
+    allow_weak: bool = False,
 ) -> list[dict[str, Any]]:
-    """Run every candidate once (resuming from ``results_path``); rows in candidate order."""
+    """Run every candidate once (resuming from ``results_path``); rows in candidate order.
+
+    Each row records the isolation mode it ran under. Without bubblewrap this refuses
+    (:class:`InputError`) unless ``allow_weak`` (see :func:`~rend_equiv_dataset.panels.sandbox.choose_isolation`).
+    """
     from tqdm import tqdm
 
     from rend_equiv_dataset.panels.sandbox import Sandbox
@@ -114,8 +120,10 @@ def execute(
     done = read_results(results_path)
     todo = [c for c in candidates if done.get(c.candidate_id, {}).get("code_sha") != code_sha(c.code)]
     own = sandbox is None
-    box = Sandbox() if own else sandbox
+    box = Sandbox(allow_weak=allow_weak) if own else sandbox
     try:
+        if todo:
+            box.start()  # a refusal comes before any work
         with results_path.open("a", encoding="utf-8") as out, tqdm(
             total=len(candidates), initial=len(candidates) - len(todo), disable=not progress,
             desc="executing candidates", unit="cand",
@@ -143,7 +151,7 @@ def make_records(
     judge_lines: Sequence[Sequence[str]],
     judge_source: str,
 ) -> list[dict[str, Any]]:
-    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``."""
+    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
     if judge_source not in JUDGE_SOURCES:
         raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
     records = []
@@ -163,6 +171,7 @@ def make_records(
             "operator": row.get("operator", ""),
             "judge_lines": list(lines),
             "danger": list(row.get("danger", [])),
+            "isolation": str(row.get("isolation", "")),
         })
     return records
 
@@ -217,6 +226,7 @@ def features() -> Any:
         "assertions_passed": datasets.List(datasets.Value("bool")), "status": string,
         "label": datasets.Value("int64"), "votes": datasets.List(datasets.Value("int64")), "judges": strings,
         "judge_source": string, "operator": string, "judge_lines": strings, "danger": strings,
+        "isolation": string,
     })
 
 

@@ -799,10 +799,10 @@ def zygote_main(sock, server):
                 except ChildProcessError:
                     done, status = pid, -1
                 reap_all(pid if done != pid else -1, keep)
-                sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
-                remove_tree(msg["workdir"])  # after the answer: off the candidate's latency
+                remove_tree(msg["workdir"])  # before the answer: nothing of this job reaches the next
                 if MODE.startswith("bwrap"):
                     clean_private_tmp()
+                sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
             elif op == "discard":  # a child that never got a job
                 pid = int(msg["pid"])
                 if pid in LOST:  # already reaped: never signal a pid that may be someone else's now

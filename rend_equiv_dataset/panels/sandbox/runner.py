@@ -409,7 +409,7 @@ class Sandbox:
     calibration_cache: Path | None | bool = True  # True: the user's cache folder; None/False: no file cache
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _buffer: bytes = field(default=b"", init=False, repr=False)
-    _timeouts: dict[str, float] = field(default_factory=dict, init=False, repr=False)
+    _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
     _uid: PrivateUid | None = field(default=None, init=False, repr=False)
     starts: int = field(default=0, init=False)
 
@@ -545,7 +545,8 @@ class Sandbox:
         content and machine in a small file cache (:func:`calibration_path`), so a later
         run skips it.
         """
-        if problem.problem_id not in self._timeouts:
+        memo = (problem.problem_id, problem.reference_code, len(problem.assertions))
+        if memo not in self._timeouts:
             seconds = None
             if problem.reference_code:
                 key = calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
@@ -557,8 +558,8 @@ class Sandbox:
                         seconds = run.seconds
                         if cache is not None:
                             write_calibration(cache, key, seconds)
-            self._timeouts[problem.problem_id] = self.limits.timeout_for(seconds)
-        return self._timeouts[problem.problem_id]
+            self._timeouts[memo] = self.limits.timeout_for(seconds)
+        return self._timeouts[memo]
 
     def _cache_file(self) -> Path | None:
         if self.calibration_cache is True:

@@ -103,12 +103,28 @@ def private_cache(tmp_path_factory):
         yield
 
 
-@pytest.fixture(scope="module", params=available_modes(), ids=lambda m: m.value)
-def box(request):
+def hide_bwrap(patch: pytest.MonkeyPatch, empty: Path) -> None:
+    """Simulate a machine without bubblewrap: nothing on PATH (the check is redone)."""
+    patch.setenv("PATH", str(empty))
+    bwrap_works.cache_clear()
+
+
+NO_BWRAP = "no-bwrap"  # the path a machine without bubblewrap takes, with weak isolation allowed
+
+
+@pytest.fixture(scope="module", params=[*available_modes(), NO_BWRAP], ids=lambda m: getattr(m, "value", m))
+def box(request, tmp_path_factory):
     if not getattr(request.module, "ALL_ISOLATION_MODES", True) and request.param is not available_modes()[0]:
         pytest.skip("functional tests run under the preferred isolation mode only")
-    sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
-    sandbox.start()
+    if request.param == NO_BWRAP:
+        with pytest.MonkeyPatch.context() as patch:
+            hide_bwrap(patch, tmp_path_factory.mktemp("empty-path"))
+            sandbox = Sandbox(limits=TEST_LIMITS, allow_weak=True)
+            sandbox.start()
+        bwrap_works.cache_clear()
+    else:
+        sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
+        sandbox.start()
     yield sandbox
     root = sandbox._proc.pid if sandbox._proc else None
     sandbox.close()

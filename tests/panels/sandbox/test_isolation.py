@@ -1,0 +1,294 @@
+"""Choosing the isolation: no bubblewrap means a refusal unless weak isolation is allowed,
+and then the fallback is said and recorded; the private uid is really private; limits,
+cleanup and shutdown hold."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.panels.sandbox import Isolation, Limits, Sandbox, Status, choose_isolation
+from rend_equiv_dataset.panels.sandbox import runner
+from rend_equiv_dataset.panels.sandbox.runner import PrivateUid, bwrap_works, job_processes, subordinate_ranges
+
+from rend_equiv_dataset.panels.problems import Assertion, Problem
+
+TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20)
+ADD = Problem("toy/add2", "toy", "def add(a, b):\n", "add", "    return a + b\n",
+              (Assertion("assert candidate(1, 2) == 3"), Assertion("assert candidate('a', 'b') == 'ab'")))
+
+
+def hide_bwrap(patch: pytest.MonkeyPatch, empty: Path) -> None:
+    patch.setenv("PATH", str(empty))
+    bwrap_works.cache_clear()
+
+ROOT = Path(__file__).parents[3]
+
+
+@pytest.fixture
+def no_bwrap(monkeypatch, tmp_path):
+    hide_bwrap(monkeypatch, tmp_path)
+    yield
+    bwrap_works.cache_clear()
+
+
+def test_without_bubblewrap_running_untrusted_code_is_refused(no_bwrap):
+    assert not bwrap_works()
+    with pytest.raises(InputError) as caught:
+        choose_isolation()
+    message = str(caught.value)
+    assert "\n" not in message and "apt-get install bubblewrap" in message and "--allow-weak-sandbox" in message
+    with pytest.raises(InputError):
+        Sandbox(limits=TEST_LIMITS).run(ADD, ADD.reference_code)
+
+
+def test_an_allowed_fallback_is_logged_and_recorded(no_bwrap, caplog):
+    with caplog.at_level(logging.WARNING, logger=runner.__name__):
+        with Sandbox(limits=TEST_LIMITS, allow_weak=True) as box:
+            run = box.run(ADD, ADD.reference_code)
+    expected = Isolation.UID if os.geteuid() == 0 else Isolation.PLAIN
+    assert box.isolation is expected
+    assert run.label == 1 and run.isolation == expected.value
+    assert any("falling back" in r.getMessage() and expected.value in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+def test_plain_isolation_as_root_is_refused():
+    with pytest.raises(InputError, match="refused"):
+        Sandbox(limits=TEST_LIMITS, isolation=Isolation.PLAIN).start()
+
+
+def _candidates_file(tmp_path: Path) -> Path:
+    path = tmp_path / "candidates.jsonl"
+    rows = [{"problem_id": "HumanEval/0", "candidate_id": "c0", "solver": "s",
+             "code": "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold "
+                     "for i, a in enumerate(numbers) for b in numbers[i + 1:])\n"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _cli(args: list[str], path_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": str(path_dir), "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "rend_equiv_dataset", *args], capture_output=True, text=True,
+                          env=env, timeout=300, check=False)
+
+
+@pytest.mark.timeout(300)
+def test_panel_exec_without_bubblewrap_exits_2_in_one_line_unless_allowed(tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    candidates, out = _candidates_file(tmp_path), tmp_path / "exec.jsonl"
+    args = ["panel", "exec", "--problems", "humaneval", "--candidates", str(candidates), "--out", str(out),
+            "--no-progress"]
+    refused = _cli(args, empty, tmp_path)
+    assert refused.returncode == 2, refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1 and "apt-get install bubblewrap" in refused.stderr
+    assert not out.exists() or out.read_text() == ""
+    allowed = _cli([*args, "--allow-weak-sandbox"], empty, tmp_path)
+    assert allowed.returncode == 0, allowed.stderr
+    row = json.loads(out.read_text().splitlines()[0])
+    expected = "uid" if os.geteuid() == 0 else "plain"
+    assert row["isolation"] == expected and row["label"] == 1
+    assert "falling back" in allowed.stderr and f"isolation: {expected}" in allowed.stdout
+
+
+def test_the_private_tmp_is_mounted_before_the_interpreter_is_bound(monkeypatch):
+    monkeypatch.setattr(runner, "_python_paths", lambda python: ([python], []))
+    with open("/tmp/rend-equiv-fake-python", "w"):
+        pass
+    try:
+        command = runner._bwrap_command("/tmp/rend-equiv-fake-python", as_root=True)
+    finally:
+        os.unlink("/tmp/rend-equiv-fake-python")
+    tmpfs = next(i for i in range(len(command) - 1) if command[i:i + 2] == ["--tmpfs", "/tmp"])
+    bind = next(i for i in range(len(command) - 2) if command[i:i + 3] == ["--ro-bind"] + ["/tmp/rend-equiv-fake-python"] * 2)
+    assert tmpfs < bind
+
+
+@pytest.mark.timeout(120)
+def test_an_interpreter_under_tmp_runs_under_bubblewrap(monkeypatch):
+    """A copy of the interpreter under /tmp (as a virtual environment there would be) keeps
+    bubblewrap: it is bound on top of the private /tmp, not hidden by it."""
+    if not shutil.which("bwrap"):
+        pytest.skip("bubblewrap is not installed")
+    real = runner.base_python()
+    folder = Path("/tmp") / f"rend-equiv-python-{os.getpid()}"
+    folder.mkdir(exist_ok=True)
+    copy = folder / Path(real).name
+    shutil.copy2(real, copy)
+    try:
+        monkeypatch.setattr(runner, "base_python", lambda: str(copy))
+        bwrap_works.cache_clear()
+        assert bwrap_works()
+        assert choose_isolation() is Isolation.BWRAP
+        with Sandbox(limits=TEST_LIMITS, isolation=Isolation.BWRAP) as box:
+            assert box.run(ADD, ADD.reference_code).label == 1
+    finally:
+        bwrap_works.cache_clear()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ the private uid
+
+
+def test_subordinate_ranges_are_read_and_skipped(tmp_path, monkeypatch):
+    subuid = tmp_path / "subuid"
+    subuid.write_text("alice:100000:65536\nbob:165536:65536\n# comment\nbroken\n")
+    assert subordinate_ranges([str(subuid)]) == [(100000, 165536), (165536, 231072)]
+    monkeypatch.setattr(runner, "subordinate_ranges", lambda: [(100000, 231072)])
+    monkeypatch.setattr(PrivateUid, "LOCKS", tmp_path / "locks")
+    held = PrivateUid.acquire(first=100000)
+    try:
+        assert held.uid == 231072  # the first uid past both ranges
+        second = PrivateUid.acquire(first=100000)  # held: the next one
+        assert second.uid == 231073
+        second.release()
+    finally:
+        held.release()
+    again = PrivateUid.acquire(first=100000)  # released: free again
+    assert again.uid == 231072
+    again.release()
+
+
+def test_a_uid_a_process_runs_under_is_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(runner, "subordinate_ranges", lambda: [])
+    monkeypatch.setattr(PrivateUid, "LOCKS", tmp_path / "locks")
+    mine = os.getuid()
+    held = PrivateUid.acquire(first=mine)
+    try:
+        assert held.uid != mine and held.uid > mine
+    finally:
+        held.release()
+
+
+# ------------------------------------------------------------------ limits, cleanup, shutdown
+
+
+def test_processes_times_memory_fit_the_machine():
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    huge = Limits(memory_bytes=total // 4, processes=32)
+    assert job_processes(huge) == 2
+    assert job_processes(Limits(memory_bytes=1 << 20, processes=32)) == 32
+    capped = job_processes(Limits(memory_bytes=1 << 30, processes=10_000))
+    assert capped * (1 << 30) <= total // 2
+
+
+DEEP = """
+import os
+def add(a, b):
+    name = "d" * 200
+    made = 0
+    try:
+        for _ in range(40):  # about 8,000 characters deep: past PATH_MAX
+            os.mkdir(name)
+            os.chdir(name)
+            made += 1
+        with open("x", "w") as handle:
+            handle.write("x")
+        os.symlink("/", "root")
+    except OSError:
+        pass
+    return a + b if made == 40 else None
+"""
+
+INSPECT = """
+import os
+def add(a, b):
+    base = os.path.dirname(os.getcwd())
+    me = int(os.path.basename(os.getcwd())[3:])
+    left = [k for k in range(1, me) if os.path.lexists(os.path.join(base, "job%d" % k))]
+    planted = [p for p in ("/tmp/planted", "/dev/shm/planted") if os.path.lexists(p)]
+    return a + b if not left and not planted else (left, planted)
+"""
+
+PLANT = """
+def add(a, b):
+    for path in ("/tmp/planted", "/dev/shm/planted"):
+        try:
+            with open(path, "w") as handle:
+                handle.write("x")
+        except OSError:
+            pass
+    return a + b
+"""
+
+
+def test_a_tree_deeper_than_path_max_is_removed(clean):
+    box = clean
+    assert box.run(ADD, DEEP).label == 1  # it was made
+    after = box.run(ADD, INSPECT)
+    assert after.label == 1, after
+
+
+def test_files_left_in_the_private_tmp_do_not_reach_the_next_job(clean):
+    box = clean
+    if box.isolation is not Isolation.BWRAP:
+        pytest.skip("only bubblewrap gives a private /tmp (documented)")
+    box.run(ADD, PLANT)
+    assert box.run(ADD, INSPECT).label == 1
+
+
+FORKER = """
+import os, sys, time
+from rend_equiv_dataset.panels.sandbox import Sandbox
+from rend_equiv_dataset.panels.sandbox.runner import Limits
+box = Sandbox(limits=Limits(timeout_floor=1.5), isolation=None, allow_weak=True)
+box.start()
+pid = os.fork()
+if pid == 0:  # a forked copy of the caller holds the server's pipe and lingers
+    time.sleep(30)
+    os._exit(0)
+started = time.monotonic()
+box.close()
+print(round(time.monotonic() - started, 3))
+os.kill(pid, 9)
+"""
+
+
+@pytest.mark.timeout(120)
+def test_close_does_not_wait_for_a_forked_copy_of_the_caller(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", FORKER], capture_output=True, text=True, env=env, timeout=100,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.strip()) < 3.0
+
+
+# ------------------------------------------------------------------ calibration cache
+
+
+def test_reference_timing_is_cached_per_problem_content(tmp_path):
+    cache = tmp_path / "calibration.jsonl"
+    with Sandbox(limits=TEST_LIMITS, calibration_cache=cache) as box:
+        box.timeout_for(ADD)
+        runs = box.starts
+        lines = cache.read_text().splitlines()
+        assert len(lines) == 1 and json.loads(lines[0])["seconds"] > 0
+    with Sandbox(limits=TEST_LIMITS, calibration_cache=cache) as box:
+        calls = []
+        original = box.execute
+        box.execute = lambda *a, **k: calls.append(1) or original(*a, **k)  # type: ignore[method-assign]
+        assert box.timeout_for(ADD) == TEST_LIMITS.timeout_floor
+        assert calls == []  # taken from the cache: the reference did not run again
+        changed = dataclasses.replace(ADD, canonical_solution="    return b + a\n")
+        box.timeout_for(changed)
+        assert calls == [1]  # new content, new timing
+    assert len(cache.read_text().splitlines()) == 2
+    assert runs == 1
+    cache.write_text("torn {\n" + cache.read_text())
+    with Sandbox(limits=TEST_LIMITS, calibration_cache=cache) as box:
+        assert box.timeout_for(ADD) == TEST_LIMITS.timeout_floor
+
+
+def test_runs_record_their_isolation(clean):
+    run = clean.run(ADD, ADD.reference_code)
+    assert run.status is Status.OK and run.isolation == clean.isolation.value
