@@ -769,6 +769,18 @@ def fork_child(close_fds):
     return pid, req_w, rep_r, workdir
 
 
+def send_child(sock, fd):
+    """Fork a job's child and pass its pipe ends to the server (or say why not)."""
+    try:
+        pid, req_w, rep_r, workdir = fork_child((fd,))
+    except OSError as err:
+        sock.send(json.dumps({"error": str(err)}).encode())
+        return
+    socket.send_fds(sock, [json.dumps({"pid": pid, "workdir": workdir}).encode()], [req_w, rep_r])
+    os.close(req_w)
+    os.close(rep_r)
+
+
 def zygote_main(sock, server):
     """Serve the server's requests: ``fork``, ``reap`` and ``discard``; end on EOF."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -784,15 +796,8 @@ def zygote_main(sock, server):
             msg = json.loads(data)
             op = msg["op"]
             if op == "fork":
-                try:
-                    pid, req_w, rep_r, workdir = fork_child((fd,))
-                except OSError as err:
-                    sock.send(json.dumps({"error": str(err)}).encode())
-                    continue
-                socket.send_fds(sock, [json.dumps({"pid": pid, "workdir": workdir}).encode()], [req_w, rep_r])
-                os.close(req_w)
-                os.close(rep_r)
-            elif op == "reap":
+                send_child(sock, fd)
+            elif op == "reap":  # then, with "next", fork the next job's child at once (no request)
                 pid, keep = int(msg["pid"]), int(msg["keep"])
                 try:
                     done, status = os.waitpid(pid, os.WNOHANG)
@@ -803,6 +808,8 @@ def zygote_main(sock, server):
                 if MODE.startswith("bwrap"):
                     clean_private_tmp()
                 sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
+                if msg.get("next"):
+                    send_child(sock, fd)
             elif op == "discard":  # a child that never got a job
                 pid = int(msg["pid"])
                 if pid in LOST:  # already reaped: never signal a pid that may be someone else's now
@@ -866,11 +873,17 @@ class Zygote:
         return got
 
     def reap(self, pid, workdir, keep=0):
-        """Kill and reap everything the job left; returns (the child had exited, its wait status)."""
+        """Kill and reap everything the job left; returns (the child had exited, its wait status).
+
+        Unless ``keep`` (the next child, forked ahead) the zygote then forks the next job's
+        child unasked, while the result goes back: :meth:`take` collects it.
+        """
         for stray in self.settle():  # asked for but never taken (a job that failed early)
             self.discard(stray)
-        self._send({"op": "reap", "pid": pid, "workdir": workdir, "keep": keep})
+        self._send({"op": "reap", "pid": pid, "workdir": workdir, "keep": keep, "next": not keep})
         reply, _ = self._recv()
+        if not keep:
+            self.pending += 1
         return bool(reply["exited"]), int(reply["status"])
 
     def discard(self, child):
@@ -953,6 +966,8 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
         except OSError:
             following = None
     exited, wait_status = zygote.reap(pid, workdir, following[0] if following else 0)
+    if following is None:
+        following = "asked"  # the zygote forks it unasked after the reap
     if status == "ok" and exited and not os.WIFEXITED(wait_status):
         detail = exit_detail(wait_status)
     if status == "crash" and exited and wait_status >= 0:
@@ -1057,7 +1072,7 @@ def main():
         while True:
             if child is None:  # the next job's child, forked while the library prepares that job
                 zygote.ask_fork()
-                child = "asked"
+                child = "asked"  # (after a job the zygote forks it unasked: see Zygote.reap)
             try:
                 raw = read_exact(lib_in, int(read_header(lib_in)))
                 job = json.loads(raw)

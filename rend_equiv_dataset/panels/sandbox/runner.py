@@ -430,23 +430,33 @@ class Sandbox:
         """
         if self._proc is not None:
             return
-        as_root = os.geteuid() == 0
+        if self.isolation is None and shutil.which("bwrap") is not None:
+            try:  # the usual case: bubblewrap works, and starting the server proves it (no separate probe)
+                self._launch(Isolation.BWRAP)
+                self.isolation = Isolation.BWRAP
+                return
+            except (OSError, RuntimeError):
+                pass
         if self.isolation is None:
             self.isolation = choose_isolation(allow_weak=self.allow_weak)
-        if self.isolation is Isolation.PLAIN and as_root:
+        self._launch(self.isolation)
+
+    def _launch(self, isolation: Isolation) -> None:
+        as_root = os.geteuid() == 0
+        if isolation is Isolation.PLAIN and as_root:
             raise InputError("plain isolation as root would run candidates as root: refused "
                              "(install bubblewrap, or use the uid isolation)", field="isolation")
-        if self.isolation is Isolation.UID and not as_root:
+        if isolation is Isolation.UID and not as_root:
             raise InputError("uid isolation needs root", field="isolation")
         python = base_python()
         if as_root and self._uid is None:
             self._uid = PrivateUid.acquire()
         uid = self._uid.uid if self._uid is not None else SANDBOX_UID
-        mode = self.isolation.value
-        if self.isolation is Isolation.BWRAP and as_root:
+        mode = isolation.value
+        if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
         command = [python, "-I", "-B", str(SERVER), mode, str(uid)]
-        if self.isolation is Isolation.BWRAP:
+        if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
@@ -545,21 +555,41 @@ class Sandbox:
         content and machine in a small file cache (:func:`calibration_path`), so a later
         run skips it.
         """
-        memo = (problem.problem_id, problem.reference_code, len(problem.assertions))
-        if memo not in self._timeouts:
-            seconds = None
-            if problem.reference_code:
-                key = calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
+        known = self.known_timeout(problem)
+        if known is not None:
+            return known
+        seconds = None
+        if problem.reference_code:
+            run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
+            if run.status is Status.OK:
+                seconds = run.seconds
                 cache = self._cache_file()
-                seconds = read_calibration(cache, key) if cache is not None else None
-                if seconds is None:
-                    run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
-                    if run.status is Status.OK:
-                        seconds = run.seconds
-                        if cache is not None:
-                            write_calibration(cache, key, seconds)
-            self._timeouts[memo] = self.limits.timeout_for(seconds)
-        return self._timeouts[memo]
+                if cache is not None:
+                    write_calibration(cache, self._calibration_key(problem), seconds)
+        timeout = self._timeouts[self._memo(problem)] = self.limits.timeout_for(seconds)
+        return timeout
+
+    def known_timeout(self, problem: _ProblemLike) -> float | None:
+        """The calibrated timeout if known without running anything (memo, then file cache)."""
+        memo = self._memo(problem)
+        if memo in self._timeouts:
+            return self._timeouts[memo]
+        if not problem.reference_code:
+            timeout = self._timeouts[memo] = self.limits.timeout_for(None)
+            return timeout
+        cache = self._cache_file()
+        seconds = read_calibration(cache, self._calibration_key(problem)) if cache is not None else None
+        if seconds is None:
+            return None
+        timeout = self._timeouts[memo] = self.limits.timeout_for(seconds)
+        return timeout
+
+    @staticmethod
+    def _memo(problem: _ProblemLike) -> tuple[str, str, int]:
+        return (problem.problem_id, problem.reference_code, len(problem.assertions))
+
+    def _calibration_key(self, problem: _ProblemLike) -> str:
+        return calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
 
     def _cache_file(self) -> Path | None:
         if self.calibration_cache is True:
@@ -567,12 +597,28 @@ class Sandbox:
         return self.calibration_cache or None
 
     def run(self, problem: _ProblemLike, code: str) -> Execution:
-        """Execute one candidate against all of the problem's assertions."""
+        """Execute one candidate against all of the problem's assertions.
+
+        Where the problem's timeout is not known yet, the candidate first runs with the
+        floor (:attr:`Limits.timeout_floor`), which every calibrated timeout is at least:
+        a run that ends within it gets the same verdict as under any calibrated timeout,
+        so the reference is timed only for a candidate that hits the floor (then the
+        candidate runs again, if the calibrated timeout is longer).
+        """
         try:
             self.start()  # a refusal (InputError) goes to the caller; a failed start is reported below
         except (OSError, RuntimeError):
             pass
-        return self.execute(problem, code, timeout=self.timeout_for(problem))
+        known = self.known_timeout(problem)
+        if known is not None:
+            return self.execute(problem, code, timeout=known)
+        first = self.execute(problem, code, timeout=self.limits.timeout_floor)
+        if first.status is not Status.TIMEOUT:
+            return first
+        timeout = self.timeout_for(problem)
+        if timeout <= self.limits.timeout_floor:
+            return first
+        return self.execute(problem, code, timeout=timeout)
 
     def execute(self, problem: _ProblemLike, code: str, *, timeout: float) -> Execution:
         """Execute with an explicit wall-clock timeout (seconds)."""

@@ -292,3 +292,42 @@ def test_reference_timing_is_cached_per_problem_content(tmp_path):
 def test_runs_record_their_isolation(clean):
     run = clean.run(ADD, ADD.reference_code)
     assert run.status is Status.OK and run.isolation == clean.isolation.value
+
+
+def _counting(box: Sandbox) -> list[float]:
+    timeouts: list[float] = []
+    original = box.execute
+
+    def execute(problem, code, *, timeout):
+        timeouts.append(timeout)
+        return original(problem, code, timeout=timeout)
+
+    box.execute = execute  # type: ignore[method-assign]
+    return timeouts
+
+
+def test_a_candidate_that_ends_within_the_floor_needs_no_calibration(tmp_path):
+    with Sandbox(limits=TEST_LIMITS, calibration_cache=tmp_path / "c.jsonl") as box:
+        timeouts = _counting(box)
+        assert box.run(ADD, ADD.reference_code).label == 1
+        assert box.run(ADD, ADD.prompt + "    return None\n").label == 0
+    assert timeouts == [TEST_LIMITS.timeout_floor] * 2  # the reference never ran
+    assert not (tmp_path / "c.jsonl").exists()
+
+
+SLOW = Problem("toy/slow", "toy", "def slow(x):\n", "slow", "    import time\n    time.sleep(0.2)\n    return x\n",
+               (Assertion("assert candidate(1) == 1"),))
+
+
+@pytest.mark.timeout(60)
+def test_a_candidate_that_hits_the_floor_is_rerun_with_the_calibrated_timeout(tmp_path):
+    # reference: 0.2 s, so the timeout is 10 x 0.2 = 2 s > the 1.5 s floor
+    with Sandbox(limits=TEST_LIMITS, calibration_cache=tmp_path / "c.jsonl") as box:
+        timeouts = _counting(box)
+        run = box.run(SLOW, "import time\ndef slow(x):\n    time.sleep(1.7)\n    return x\n")
+        assert run.label == 1, run
+        assert timeouts[0] == TEST_LIMITS.timeout_floor and len(timeouts) == 3  # floor, reference, again
+        assert 2.0 <= timeouts[2] < 4.0
+        forever = box.run(SLOW, "def slow(x):\n    while True:\n        pass\n")
+        assert forever.status is Status.TIMEOUT
+        assert timeouts[3:] == [timeouts[2]]  # now known: one run with the calibrated timeout
