@@ -1,22 +1,27 @@
 """The sandbox fork-server. Run as a script (``python -I _server.py MODE UID``), never imported.
 
 Standard library only. It reads jobs from fd 0 and answers on fd 1, one JSON
-line each. Per job it forks ONE child that loads the candidate code and then
-serves calls (``candidate(*args)``) over a private pipe pair; the server itself
-runs the trusted test code with ``candidate`` bound to a proxy that sends the
-arguments to the child and decodes the reply into fresh plain values. So every
-comparison — the verdict of each assertion — happens here, in the parent, on
-plain values of exact builtin types; the candidate's process never evaluates an
-assertion and can only ever choose return values.
+line each. At start-up, before any job, it forks the ZYGOTE (:func:`zygote_main`),
+which forks each job's child and passes the child's pipe ends back over a socket
+pair: the child never inherits memory that held a test, a reference solution or
+another candidate. The child loads the candidate code and then serves calls
+(``candidate(*args)``) over its private pipe pair; the server runs the trusted
+test code with ``candidate`` bound to a proxy that sends the arguments to the
+child and decodes the reply into fresh plain values. So every comparison — the
+verdict of each assertion — happens here, in the server, on plain values of
+builtin types; the candidate's process never evaluates an assertion and can only
+ever choose return values.
 
 Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
   -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
   <- {"passed": [bool], "status", "detail", "seconds"}\n
-The server reads exactly the candidate part (never further), hands it to the
-child, and only then reads the trusted part: the child never has its own tests
-in memory. The child was forked ahead of its job (:func:`fork_child`), so the
-fork and its setup are off the candidate's latency.
+  -> "bye\n"                                                          the end (not end of file:
+                                                                      a forked copy of the library may hold the pipe)
+The server hands the candidate part to the child and never sends it anything of
+the trusted part but call arguments. The zygote only ever receives fixed-form
+requests (fork, reap, discard). The next job's child is forked while the library
+prepares that job, so the fork and its setup are off the candidate's latency.
 """
 
 import builtins

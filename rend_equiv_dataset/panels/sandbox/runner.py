@@ -35,7 +35,7 @@ GRACE_SECONDS = 3.0
 
 
 class Status(str, Enum):
-    """How one execution ended (DESIGN §7.5 ``status``)."""
+    """How one execution ended (the records' ``status``)."""
 
     OK = "ok"  # every assertion was evaluated (each may pass or fail)
     TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit (every assertion counts as failed)
@@ -44,7 +44,10 @@ class Status(str, Enum):
 
 
 class Isolation(str, Enum):
-    """``bwrap``: namespaces (preferred); ``uid``: root, a private uid per server; ``plain``: rlimits only."""
+    """``bwrap``: namespaces (preferred); ``uid``: root, a private uid per server; ``plain``: rlimits only.
+
+    ``uid`` and ``plain`` run only when weak isolation is allowed; ``plain`` never as root.
+    """
 
     BWRAP = "bwrap"
     UID = "uid"
