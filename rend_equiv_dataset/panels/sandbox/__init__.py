@@ -48,8 +48,20 @@ to uid 65534. (As root the server stays root inside the namespaces with six
 capabilities: set uid/gid, kill, chown, fowner, dac_override.) Not protected:
 kernel exploits, side channels, files under the bound system library folders.
 
-``uid`` (root without bubblewrap; only when weak isolation is allowed, and then
-logged). Protected: the private uid (:class:`~.runner.PrivateUid`: no passwd
+``ns`` (root without bubblewrap; logged as a fallback). Protected: the server
+makes its own mount, PID, network, IPC and UTS namespaces
+(:func:`._server.enter_namespaces`): every mount read-only and nosuid; private
+size-capped tmpfs at ``/tmp``, ``/var/tmp`` and ``/dev/shm``, emptied after each
+job; every site-packages folder, ``/home``, ``/root``, ``/run``, ``/mnt``,
+``/media``, ``/srv`` hidden under empty tmpfs (no installed datasets, no unix
+sockets there); no network; the zygote is the PID namespace's init; candidates
+run under the private uid below. Not protected: kernel exploits, side channels,
+other world-readable files (``/etc``, ``/usr``, folders outside the hidden ones);
+modules the server did not preload cannot be imported where the private uid
+cannot read the interpreter's folder.
+
+``uid`` (root without bubblewrap or namespaces; only when weak isolation is
+allowed, and then logged). Protected: the private uid (:class:`~.runner.PrivateUid`: no passwd
 entry, outside the ``/etc/subuid``/``/etc/subgid`` ranges, no process under it,
 locked for the server's life), an empty network namespace. Not protected: the
 host's files: candidates read world-readable files (installed datasets too),

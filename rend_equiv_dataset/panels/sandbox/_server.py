@@ -43,9 +43,12 @@ import sys
 import time
 
 MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user namespace made us uid 65534),
+#                 "ns" (root without bubblewrap: namespaces made here, enter_namespaces; children switch uid),
 #                 "bwrap-uid" (own PID namespace, real root; children switch to SANDBOX_UID),
 #                 "uid" (root, no namespaces; children switch to SANDBOX_UID), "plain" (limits only)
 SANDBOX_UID = -1
+SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
+OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 MAX_REPLY = 8 << 20
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m")
 MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
@@ -256,7 +259,7 @@ def child_main(req_r, rep_w, workdir, server):
     try:
         limits = job["limits"]
         _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)  # no setuid or file-capability program gains anything
-        if MODE in ("uid", "bwrap-uid"):
+        if MODE in SWITCH_UID:
             os.setgroups([])
             os.setgid(SANDBOX_UID)
             os.setuid(SANDBOX_UID)
@@ -643,7 +646,7 @@ def reap_all(child, keep=0):
                 LOST.add(pid)
                 keep = 0
         kids = [pid for pid in children() if pid != keep]
-        others = namespace_others(keep) if MODE in ("bwrap", "bwrap-uid") else []
+        others = namespace_others(keep) if MODE in OWN_PID_NAMESPACE else []
         if not kids and not others:
             return
         if others:
@@ -714,9 +717,10 @@ def remove_tree(path):
 
 
 def clean_private_tmp():
-    """Under bubblewrap /tmp and /dev/shm are the sandbox's own: empty them after each job
-    (but for the jobs' base folder), so nothing a candidate left reaches a later one."""
-    for root in ("/tmp", "/dev/shm"):
+    """With an own mount namespace, /tmp, /var/tmp and /dev/shm are the sandbox's own: empty
+    them after each job (but for the jobs' base folder), so nothing a candidate left
+    reaches a later one."""
+    for root in PRIVATE_TMP:
         try:
             names = os.listdir(root)
         except OSError:
@@ -786,10 +790,62 @@ def send_child(sock, fd):
     os.close(rep_r)
 
 
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID = 0x20000, 0x4000000, 0x8000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME = 1, 2, 4, 8, 32, 1024, 2048
+MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
+PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def mount(source, target, fstype, flags, data=None):
+    enc = (lambda v: v.encode() if isinstance(v, str) else v)
+    if _libc.mount(enc(source), enc(target), enc(fstype), flags, enc(data)) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"mount {target}: {os.strerror(error)}")
+
+
+def enter_namespaces(masks):
+    """Root without bubblewrap ("ns"): new mount, PID, network, IPC and UTS namespaces;
+    every mount read-only and nosuid; private tmpfs at /tmp, /var/tmp and /dev/shm;
+    ``masks`` (site-packages, /home, /run, ...) hidden under empty read-only tmpfs. The
+    zygote, forked next, is the new PID namespace's init and mounts its /proc. Any
+    failure ends the server before it says it is ready: the library never runs a
+    candidate in a half-made view."""
+    if _libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID) != 0:
+        raise OSError(ctypes.get_errno(), "unshare")
+    mount("none", "/", None, MS_REC | MS_PRIVATE)
+    points = []
+    with open("/proc/self/mountinfo") as handle:
+        for line in handle:
+            fields = line.split()
+            point = fields[4].encode().decode("unicode_escape")  # octal escapes for spaces and the like
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID
+            options = fields[5].split(",")
+            for name, flag in (("nodev", MS_NODEV), ("noexec", MS_NOEXEC), ("noatime", MS_NOATIME),
+                               ("nodiratime", MS_NODIRATIME), ("relatime", MS_RELATIME)):
+                if name in options:
+                    flags |= flag
+            points.append((point, flags))
+    for point, flags in points:
+        try:
+            mount(None, point, None, flags)
+        except OSError:
+            if not (point.startswith("/proc") or point.startswith("/sys")):  # fail closed
+                raise
+    for path in PRIVATE_TMP:
+        if os.path.isdir(path):
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=256m,mode=1777")
+    for path in masks:
+        if os.path.isdir(path) and os.path.realpath(path) not in PRIVATE_TMP:
+            mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=755")
+    _libc.sethostname(b"sandbox", 7)
+
+
 def zygote_main(sock, server):
     """Serve the server's requests: ``fork``, ``reap`` and ``discard``; end on EOF."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    if os.getppid() != server:
+    if MODE == "ns":  # the new PID namespace's init (its parent is outside: getppid() is 0)
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    elif os.getppid() != server:
         os._exit(0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     fd = sock.fileno()
@@ -810,7 +866,7 @@ def zygote_main(sock, server):
                     done, status = pid, -1
                 reap_all(pid if done != pid else -1, keep)
                 remove_tree(msg["workdir"])  # before the answer: nothing of this job reaches the next
-                if MODE.startswith("bwrap"):
+                if MODE in OWN_PID_NAMESPACE:  # (and own /tmp)
                     clean_private_tmp()
                 sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
                 if msg.get("next"):
@@ -925,7 +981,7 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
     passed, status, detail, n = [], "ok", "", 0
     asked = []
     try:
-        if MODE in ("uid", "bwrap-uid"):
+        if MODE in SWITCH_UID:
             os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
         try:  # the child starts loading the candidate while the tests are read
             write_all(req_w, raw.replace(b"\n", b" ") + b"\n", started + 60)  # one line (valid JSON: no raw newline in strings)
@@ -1040,7 +1096,7 @@ def preload():
 def main():
     global BASE, MODE, SANDBOX_UID
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
-    if MODE not in ("bwrap", "bwrap-uid", "uid", "plain"):
+    if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
     preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
@@ -1053,7 +1109,9 @@ def main():
     for fd in (0, 1):
         os.dup2(null, fd)
     # bubblewrap gives a private tmpfs at /tmp; otherwise prefer the shared-memory tmpfs (fast create/unlink)
-    root = "/tmp" if MODE.startswith("bwrap") or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
+    if MODE == "ns":
+        enter_namespaces(json.loads(sys.argv[3]) if len(sys.argv) > 3 else [])
+    root = "/tmp" if MODE in OWN_PID_NAMESPACE or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
     BASE = os.path.join(root, f"rend-equiv-sandbox-{os.getpid()}")
     os.mkdir(BASE, 0o711)
     # the zygote is forked now, before any job: no test or reference code ever enters it
@@ -1089,7 +1147,7 @@ def main():
                 except OSError:
                     child = None
             ready, child = child, None
-            ahead = MODE in ("uid", "bwrap-uid")
+            ahead = MODE in SWITCH_UID
             try:
                 result, child = one_job(job, raw, lib_in, zygote, ready, ahead)
             except Exception as err:  # noqa: BLE001 - report, keep serving

@@ -44,12 +44,14 @@ class Status(str, Enum):
 
 
 class Isolation(str, Enum):
-    """``bwrap``: namespaces (preferred); ``uid``: root, a private uid per server; ``plain``: rlimits only.
+    """``bwrap``: bubblewrap (preferred); ``ns``: root without bubblewrap, namespaces made by
+    the server itself; ``uid``: root, a private uid only; ``plain``: rlimits only.
 
     ``uid`` and ``plain`` run only when weak isolation is allowed; ``plain`` never as root.
     """
 
     BWRAP = "bwrap"
+    NS = "ns"
     UID = "uid"
     PLAIN = "plain"
 
@@ -130,15 +132,34 @@ def bwrap_works() -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=1)
+def ns_works() -> bool:
+    """True when, as root, the server can make its own namespaces (:data:`Isolation.NS`)."""
+    if os.geteuid() != 0:
+        return False
+    try:
+        box = Sandbox(isolation=Isolation.NS, calibration_cache=None)
+        box.start()
+        box.close()
+        return True
+    except (OSError, RuntimeError, InputError):
+        return False
+
+
 def choose_isolation(*, allow_weak: bool = False) -> Isolation:
     """The strongest isolation this machine allows.
 
-    Without a working bubblewrap this refuses (:class:`InputError`, one line saying how to
-    install it) unless ``allow_weak``: then root gets :data:`Isolation.UID` and a normal user
-    :data:`Isolation.PLAIN`, and the fallback is logged.
+    Without a working bubblewrap, root gets :data:`Isolation.NS` where the kernel allows
+    it (logged as a fallback). Otherwise this refuses (:class:`InputError`, one line
+    saying how to install bubblewrap) unless ``allow_weak``: then root gets
+    :data:`Isolation.UID` and a normal user :data:`Isolation.PLAIN`, logged too.
     """
     if bwrap_works():
         return Isolation.BWRAP
+    if ns_works():
+        log.warning("sandbox: bubblewrap is not usable here; falling back to the 'ns' isolation "
+                    "(namespaces made by the server; installed files stay readable)")
+        return Isolation.NS
     if not allow_weak:
         raise InputError(REFUSAL, field="--allow-weak-sandbox")
     mode = Isolation.UID if os.geteuid() == 0 else Isolation.PLAIN
@@ -161,6 +182,17 @@ def _python_paths(python: str) -> tuple[list[str], list[str]]:
               f"/usr/lib/{version}/dist-packages", f"/usr/lib/{version}/site-packages",
               f"/usr/local/lib/{version}/dist-packages", f"/usr/local/lib/{version}/site-packages"]
     return sorted(set(needed)), sorted(set(hidden))
+
+
+def _ns_masks(python: str) -> list[str]:
+    """What :data:`Isolation.NS` hides under empty tmpfs: site-packages (the interpreter's,
+    the system's and this environment's), homes, /run (unix sockets), /mnt, /media, /srv;
+    never a folder that holds what the server needs."""
+    needed, hidden = _python_paths(python)
+    here = sysconfig.get_paths()
+    masks = [*hidden, here["purelib"], here["platlib"], "/home", "/root", "/run", "/var/run", "/mnt", "/media", "/srv"]
+    keep = [*needed, str(SERVER)]
+    return sorted({m for m in masks if not any(k == m or k.startswith(m.rstrip("/") + "/") for k in keep)})
 
 
 def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
@@ -433,7 +465,7 @@ class Sandbox:
         """
         if self._proc is not None:
             return
-        if self.isolation is None and shutil.which("bwrap") is not None:
+        if self.isolation is None and shutil.which("bwrap") is not None and bwrap_works.cache_info().currsize == 0:
             try:  # the usual case: bubblewrap works, and starting the server proves it (no separate probe)
                 self._launch(Isolation.BWRAP)
                 self.isolation = Isolation.BWRAP
@@ -455,10 +487,14 @@ class Sandbox:
         if as_root and self._uid is None:
             self._uid = PrivateUid.acquire()
         uid = self._uid.uid if self._uid is not None else SANDBOX_UID
+        if isolation is Isolation.NS and not as_root:
+            raise InputError("ns isolation needs root", field="isolation")
         mode = isolation.value
         if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
         command = [python, "-I", "-B", str(SERVER), mode, str(uid)]
+        if isolation is Isolation.NS:
+            command.append(json.dumps(_ns_masks(python)))
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115

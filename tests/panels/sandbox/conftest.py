@@ -9,7 +9,7 @@ import pytest
 
 from rend_equiv_dataset.panels.problems import Assertion, Problem
 from rend_equiv_dataset.panels.sandbox import Isolation, Limits, Sandbox
-from rend_equiv_dataset.panels.sandbox.runner import bwrap_works
+from rend_equiv_dataset.panels.sandbox.runner import bwrap_works, ns_works
 
 TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20)
 
@@ -19,6 +19,8 @@ def available_modes() -> list[Isolation]:
     if bwrap_works():
         modes.append(Isolation.BWRAP)
     if os.geteuid() == 0:
+        if ns_works():
+            modes.append(Isolation.NS)
         modes.append(Isolation.UID)
     return modes or [Isolation.PLAIN]
 
@@ -109,7 +111,7 @@ def hide_bwrap(patch: pytest.MonkeyPatch, empty: Path) -> None:
     bwrap_works.cache_clear()
 
 
-NO_BWRAP = "no-bwrap"  # the path a machine without bubblewrap takes, with weak isolation allowed
+NO_BWRAP = "no-bwrap"  # the path a machine without bubblewrap takes (as root: ns), weak isolation allowed
 
 
 @pytest.fixture(scope="module", params=[*available_modes(), NO_BWRAP], ids=lambda m: getattr(m, "value", m))

@@ -18,7 +18,7 @@ import pytest
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox import Isolation, Limits, Sandbox, Status, choose_isolation
 from rend_equiv_dataset.panels.sandbox import runner
-from rend_equiv_dataset.panels.sandbox.runner import PrivateUid, bwrap_works, job_processes, subordinate_ranges
+from rend_equiv_dataset.panels.sandbox.runner import PrivateUid, bwrap_works, job_processes, ns_works, subordinate_ranges
 
 from rend_equiv_dataset.panels.problems import Assertion, Problem
 
@@ -41,7 +41,22 @@ def no_bwrap(monkeypatch, tmp_path):
     bwrap_works.cache_clear()
 
 
-def test_without_bubblewrap_running_untrusted_code_is_refused(no_bwrap):
+@pytest.fixture
+def no_isolation(no_bwrap, monkeypatch):
+    """Neither bubblewrap nor namespaces (a normal user, or a kernel that refuses them)."""
+    monkeypatch.setattr(runner, "ns_works", lambda: False)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not ns_works(), reason="needs root and namespaces")
+def test_without_bubblewrap_root_gets_namespaces_and_says_so(no_bwrap, caplog):
+    with caplog.at_level(logging.WARNING, logger=runner.__name__):
+        with Sandbox(limits=TEST_LIMITS) as box:
+            run = box.run(ADD, ADD.reference_code)
+    assert box.isolation is Isolation.NS and run.isolation == "ns" and run.label == 1
+    assert any("falling back" in r.getMessage() and "'ns'" in r.getMessage() for r in caplog.records)
+
+
+def test_without_bubblewrap_running_untrusted_code_is_refused(no_isolation):
     assert not bwrap_works()
     with pytest.raises(InputError) as caught:
         choose_isolation()
@@ -51,7 +66,7 @@ def test_without_bubblewrap_running_untrusted_code_is_refused(no_bwrap):
         Sandbox(limits=TEST_LIMITS).run(ADD, ADD.reference_code)
 
 
-def test_an_allowed_fallback_is_logged_and_recorded(no_bwrap, caplog):
+def test_an_allowed_fallback_is_logged_and_recorded(no_isolation, caplog):
     with caplog.at_level(logging.WARNING, logger=runner.__name__):
         with Sandbox(limits=TEST_LIMITS, allow_weak=True) as box:
             run = box.run(ADD, ADD.reference_code)
@@ -76,10 +91,30 @@ def _candidates_file(tmp_path: Path) -> Path:
     return path
 
 
-def _cli(args: list[str], path_dir: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+# the command line with namespaces unavailable, as on a machine that refuses them
+WITHOUT_NS = ("import sys\nfrom rend_equiv_dataset.panels.sandbox import runner\nrunner.ns_works = lambda: False\n"
+              "from rend_equiv_dataset.cli import main\nsys.exit(main(sys.argv[1:]))\n")
+
+
+def _cli(args: list[str], path_dir: Path, tmp_path: Path, *, namespaces: bool = True) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": str(path_dir), "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    return subprocess.run([sys.executable, "-m", "rend_equiv_dataset", *args], capture_output=True, text=True,
+    head = ["-m", "rend_equiv_dataset"] if namespaces else ["-c", WITHOUT_NS]
+    return subprocess.run([sys.executable, *head, *args], capture_output=True, text=True,
                           env=env, timeout=300, check=False)
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(os.geteuid() != 0 or not ns_works(), reason="needs root and namespaces")
+def test_panel_exec_without_bubblewrap_as_root_uses_namespaces(tmp_path):
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    candidates, out = _candidates_file(tmp_path), tmp_path / "exec.jsonl"
+    done = _cli(["panel", "exec", "--problems", "humaneval", "--candidates", str(candidates), "--out", str(out),
+                 "--no-progress"], empty, tmp_path)
+    assert done.returncode == 0, done.stderr
+    row = json.loads(out.read_text().splitlines()[0])
+    assert row["isolation"] == "ns" and row["label"] == 1
+    assert "falling back" in done.stderr and "isolation: ns" in done.stdout
 
 
 @pytest.mark.timeout(300)
@@ -89,11 +124,11 @@ def test_panel_exec_without_bubblewrap_exits_2_in_one_line_unless_allowed(tmp_pa
     candidates, out = _candidates_file(tmp_path), tmp_path / "exec.jsonl"
     args = ["panel", "exec", "--problems", "humaneval", "--candidates", str(candidates), "--out", str(out),
             "--no-progress"]
-    refused = _cli(args, empty, tmp_path)
+    refused = _cli(args, empty, tmp_path, namespaces=False)
     assert refused.returncode == 2, refused.stderr
     assert len(refused.stderr.strip().splitlines()) == 1 and "apt-get install bubblewrap" in refused.stderr
     assert not out.exists() or out.read_text() == ""
-    allowed = _cli([*args, "--allow-weak-sandbox"], empty, tmp_path)
+    allowed = _cli([*args, "--allow-weak-sandbox"], empty, tmp_path, namespaces=False)
     assert allowed.returncode == 0, allowed.stderr
     row = json.loads(out.read_text().splitlines()[0])
     expected = "uid" if os.geteuid() == 0 else "plain"
@@ -206,13 +241,13 @@ def add(a, b):
     base = os.path.dirname(os.getcwd())
     me = int(os.path.basename(os.getcwd())[3:])
     left = [k for k in range(1, me) if os.path.lexists(os.path.join(base, "job%d" % k))]
-    planted = [p for p in ("/tmp/planted", "/dev/shm/planted") if os.path.lexists(p)]
+    planted = [p for p in ("/tmp/planted", "/var/tmp/planted", "/dev/shm/planted") if os.path.lexists(p)]
     return a + b if not left and not planted else (left, planted)
 """
 
 PLANT = """
 def add(a, b):
-    for path in ("/tmp/planted", "/dev/shm/planted"):
+    for path in ("/tmp/planted", "/var/tmp/planted", "/dev/shm/planted"):
         try:
             with open(path, "w") as handle:
                 handle.write("x")
@@ -231,8 +266,8 @@ def test_a_tree_deeper_than_path_max_is_removed(clean):
 
 def test_files_left_in_the_private_tmp_do_not_reach_the_next_job(clean):
     box = clean
-    if box.isolation is not Isolation.BWRAP:
-        pytest.skip("only bubblewrap gives a private /tmp (documented)")
+    if box.isolation not in (Isolation.BWRAP, Isolation.NS):
+        pytest.skip("only bubblewrap and the ns mode give a private /tmp (documented)")
     box.run(ADD, PLANT)
     assert box.run(ADD, INSPECT).label == 1
 
@@ -331,3 +366,46 @@ def test_a_candidate_that_hits_the_floor_is_rerun_with_the_calibrated_timeout(tm
         forever = box.run(SLOW, "def slow(x):\n    while True:\n        pass\n")
         assert forever.status is Status.TIMEOUT
         assert timeouts[3:] == [timeouts[2]]  # now known: one run with the calibrated timeout
+
+
+def test_no_side_effect_outside_and_no_host_socket(clean):
+    """With an own mount namespace, writes to the shared temporary folders stay inside and
+    the host's unix sockets are out of reach."""
+    import socket
+
+    box = clean
+    if box.isolation not in (Isolation.BWRAP, Isolation.NS):
+        pytest.skip("only bubblewrap and the ns mode have their own mount namespace (documented)")
+    tag = f"rend-equiv-escape-{os.getpid()}"
+    targets = [f"/tmp/{tag}", f"/var/tmp/{tag}", f"/dev/shm/{tag}"]
+    listener_path = f"/dev/shm/{tag}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(listener_path)
+    os.chmod(listener_path, 0o777)
+    listener.listen(1)
+    listener.settimeout(0.2)
+    code = f"""
+import socket
+def add(a, b):
+    for path in {targets!r}:
+        try:
+            with open(path, "w") as handle:
+                handle.write("x")
+        except OSError:
+            pass
+    try:
+        client = socket.socket(socket.AF_UNIX)
+        client.connect({listener_path!r})
+        return a + b
+    except OSError:
+        return None
+"""
+    try:
+        run = box.run(ADD, code)
+        assert run.status is Status.OK and not any(run.passed), run
+        with pytest.raises(OSError):
+            listener.accept()
+        assert [t for t in targets if os.path.exists(t)] == []
+    finally:
+        listener.close()
+        os.unlink(listener_path)

