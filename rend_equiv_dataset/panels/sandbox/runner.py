@@ -414,14 +414,15 @@ def write_calibration(path: Path, key: str, seconds: float) -> None:
         log.warning("sandbox: cannot write the calibration cache %s: %s", path, err)
 
 
-def job_processes(limits: Limits) -> int:
+def job_processes(limits: Limits, share: int = 1) -> int:
     """The per-job process cap, lowered so that processes x memory fits in half the machine's
-    memory (RLIMIT_NPROC counts every process of the private uid, so this bounds the job)."""
+    memory, split among ``share`` sandboxes running side by side (RLIMIT_NPROC counts every
+    process of the private uid, so this bounds the job)."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (OSError, ValueError):
         return limits.processes
-    return max(2, min(limits.processes, (total // 2) // max(1, limits.memory_bytes)))
+    return max(2, min(limits.processes, (total // 2 // max(1, share)) // max(1, limits.memory_bytes)))
 
 
 @dataclass
@@ -442,6 +443,7 @@ class Sandbox:
     server_log: str | None = None  # where the server's own stderr goes (debugging); default: discarded
     allow_weak: bool = False  # without bubblewrap: run with weaker isolation instead of refusing
     calibration_cache: Path | None | bool = True  # True: the user's cache folder; None/False: no file cache
+    share: int = 1  # sandboxes running side by side: the memory budget is split among them
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _buffer: bytes = field(default=b"", init=False, repr=False)
     _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
@@ -673,7 +675,7 @@ class Sandbox:
                              tuple(danger_scan(code)))
         limits = {
             "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
-            "file_bytes": self.limits.file_bytes, "processes": job_processes(self.limits),
+            "file_bytes": self.limits.file_bytes, "processes": job_processes(self.limits, self.share),
         }
         job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
         steps, done = [], 0

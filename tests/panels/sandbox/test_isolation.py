@@ -412,3 +412,26 @@ def add(a, b):
     finally:
         listener.close()
         os.unlink(listener_path)
+
+
+@pytest.mark.timeout(300)
+def test_side_by_side_sandboxes_give_the_same_rows(tmp_path):
+    from rend_equiv_dataset.panels.build import execute
+    from rend_equiv_dataset.panels.candidates.mutants import Candidate
+    from rend_equiv_dataset.panels.problems import load_humaneval
+
+    problems = {p.problem_id: p for p in load_humaneval().problems[:6]}
+    candidates = []
+    for number, problem in enumerate(problems.values()):
+        candidates.append(Candidate(problem.problem_id, f"good-{number}", "s", problem.prompt + problem.canonical_solution))
+        candidates.append(Candidate(problem.problem_id, f"bad-{number}", "s", problem.prompt + "    return None\n"))
+
+    def rows(jobs: int) -> list[dict]:
+        got = execute(problems, candidates, tmp_path / f"exec-{jobs}.jsonl", progress=False, jobs=jobs)
+        lines = (tmp_path / f"exec-{jobs}.jsonl").read_text().splitlines()
+        assert sorted(json.loads(x)["candidate_id"] for x in lines) == sorted(c.candidate_id for c in candidates)
+        return [{k: v for k, v in row.items() if k != "seconds"} for row in got]
+
+    one, three = rows(1), rows(3)
+    assert one == three
+    assert [r["label"] for r in one] == [1, 0] * 6
