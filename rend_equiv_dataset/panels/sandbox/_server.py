@@ -30,15 +30,15 @@ import ctypes
 import decimal
 import fractions
 import itertools
-import shutil
-import socket
 import json
 import math
 import os
 import random
 import resource
 import select
+import shutil
 import signal
+import socket
 import sys
 import time
 

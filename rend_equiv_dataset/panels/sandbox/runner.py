@@ -20,11 +20,11 @@ import subprocess
 import sys
 import sysconfig
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
-from collections.abc import Sequence
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
