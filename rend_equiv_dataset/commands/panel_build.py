@@ -32,6 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=_non_negative, default=None, help="use only the first N problems")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
+    parser.add_argument("--allow-weak-sandbox", action="store_true",
+                        help="without bubblewrap, run candidates with weaker isolation instead of refusing "
+                             "(root: a private uid; a normal user: limits only)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
 
 
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     with output_lock(out):
         check_output_dir(out, overwrite=args.overwrite)  # again: the lock may have put back a killed run's folder
         cache = out.absolute().parent / f".{out.name}.exec-cache.jsonl"
-        results = execute(by_id, candidates, cache, progress=not args.no_progress)
+        results = execute(by_id, candidates, cache, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox)
         if verdicts is None:
             roster = default_judges(k)
             judges = [j.name for j in roster]
@@ -124,5 +127,6 @@ def _write(args: argparse.Namespace, out: Any, results: list[dict[str, Any]], vo
         "judge_source": source, "judges": judges, "judge_settings": judge_info, "seed": args.seed,
         "per_problem": args.per_problem, "correct_per_problem": args.correct_per_problem,
         "excluded_problems": [e.problem_id for e in problems.excluded],
+        "isolation": sorted({str(r.get("isolation") or "unrecorded") for r in results}),
     }
     return write_release(out, records, problems, provenance, overwrite=args.overwrite)

@@ -38,7 +38,7 @@ from rend_equiv_dataset.panels.records import Status
 JUDGE_SOURCES = ("model", "file", "simulated")
 RECORD_FIELDS = ("problem_id", "benchmark", "candidate_id", "solver", "code", "assertions_passed", "status", "label",
                  "votes", "judges", "judge_source")
-EXTRA_FIELDS = ("operator", "judge_lines", "danger")
+EXTRA_FIELDS = ("operator", "judge_lines", "danger", "isolation")
 
 
 def code_sha(code: str) -> str:
@@ -85,6 +85,7 @@ def result_row(problem: Problem, candidate: Candidate, run: Any) -> dict[str, An
         "status": run.status.value,
         "label": run.label,
         "danger": list(run.danger),
+        "isolation": run.isolation,
         "seconds": round(run.seconds, 6),
         "detail": run.detail,
     }
@@ -97,8 +98,19 @@ def execute(
     *,
     sandbox: Any = None,
     progress: bool = True,
+    allow_weak: bool = False,
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
-    """Run every candidate once (resuming from ``results_path``); rows in candidate order."""
+    """Run every candidate once (resuming from ``results_path``); rows in candidate order.
+
+    Each row records the isolation mode it ran under. Without bubblewrap this refuses
+    (:class:`InputError`) unless ``allow_weak`` (see :func:`~rend_equiv_dataset.panels.sandbox.choose_isolation`).
+    ``jobs`` > 1 runs that many sandboxes side by side (the memory budget split among
+    them); the file's lines are then in the order runs finish, the rows returned still in
+    candidate order.
+    """
+    import threading
+
     from tqdm import tqdm
 
     from rend_equiv_dataset.panels.sandbox import Sandbox
@@ -106,22 +118,49 @@ def execute(
     done = read_results(results_path)
     todo = [c for c in candidates if done.get(c.candidate_id, {}).get("code_sha") != code_sha(c.code)]
     own = sandbox is None
-    box = Sandbox() if own else sandbox
+    jobs = max(1, min(jobs, len(todo))) if own else 1
+    boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)] if own else [sandbox]
+    lock, queue = threading.Lock(), iter(todo)
+    errors: list[BaseException] = []
     try:
+        if todo:
+            for box in boxes:
+                box.start()  # a refusal comes before any work
         with results_path.open("a", encoding="utf-8") as out, tqdm(
             total=len(candidates), initial=len(candidates) - len(todo), disable=not progress,
             desc="executing candidates", unit="cand",
         ) as bar:
-            for candidate in todo:
-                problem = problems[candidate.problem_id]
-                row = result_row(problem, candidate, box.run(problem, candidate.code))
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-                done[candidate.candidate_id] = row
-                bar.update(1)
+            def work(box: Any) -> None:
+                try:
+                    while True:
+                        with lock:
+                            candidate = next(queue, None)
+                        if candidate is None or errors:
+                            return
+                        problem = problems[candidate.problem_id]
+                        row = result_row(problem, candidate, box.run(problem, candidate.code))
+                        with lock:
+                            out.write(json.dumps(row) + "\n")
+                            out.flush()
+                            done[candidate.candidate_id] = row
+                            bar.update(1)
+                except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
+                    errors.append(err)
+
+            if len(boxes) == 1:
+                work(boxes[0])
+            else:
+                threads = [threading.Thread(target=work, args=(box,), daemon=True) for box in boxes]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+            if errors:
+                raise errors[0]
     finally:
         if own:
-            box.close()
+            for box in boxes:
+                box.close()
     return [done[c.candidate_id] for c in candidates]
 
 
@@ -135,7 +174,7 @@ def make_records(
     judge_lines: Sequence[Sequence[str]],
     judge_source: str,
 ) -> list[dict[str, Any]]:
-    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``."""
+    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
     if judge_source not in JUDGE_SOURCES:
         raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
     records = []
@@ -155,6 +194,7 @@ def make_records(
             "operator": row.get("operator", ""),
             "judge_lines": list(lines),
             "danger": list(row.get("danger", [])),
+            "isolation": str(row.get("isolation", "")),
         })
     return records
 
@@ -217,6 +257,7 @@ def features() -> Any:
         "assertions_passed": datasets.List(datasets.Value("bool")), "status": string,
         "label": datasets.Value("int64"), "votes": datasets.List(datasets.Value("int64")), "judges": strings,
         "judge_source": string, "operator": string, "judge_lines": strings, "danger": strings,
+        "isolation": string,
     })
 
 

@@ -7,7 +7,8 @@ Two forms are accepted, one per file:
   crash, infra_error}, ``label`` (1 = all assertions pass), ``votes``
   ([0|1] × k), ``judges`` ([str] × k), ``judge_source`` ∈ {model, file,
   simulated}; optionally the builder's ``judge_lines`` (each judge's raw
-  first line), ``operator`` (the mutation) and ``danger`` (scan flags); the
+  first line), ``operator`` (the mutation), ``danger`` (scan flags) and ``isolation``
+  (the sandbox mode); the
   signal is computed at a coverage level;
 * short — ``problem_id``, ``label``, ``votes``, ``signal`` (0|1), and an
   optional ``benchmark``.
@@ -116,6 +117,7 @@ class FullRecord(BaseModel):
     judge_lines: list[StrictStr] | None = None
     operator: StrictStr | None = None
     danger: list[StrictStr] | None = None
+    isolation: StrictStr | None = None  # the sandbox's isolation mode
 
     _votes = field_validator("votes")(_check_votes)
 

@@ -94,6 +94,14 @@ def test_panel_build_with_infra_error_runs_finishes_with_a_note(tmp_path: Path, 
     class Unavailable:
         """A sandbox that cannot start: every run is an infra_error with no pass vector."""
 
+        isolation = None
+
+        def __init__(self, **options) -> None:  # noqa: ANN003
+            pass
+
+        def start(self) -> None:
+            pass
+
         def run(self, problem, code):  # noqa: ANN001, ANN201
             return Execution((), Status.INFRA_ERROR, "sandbox start failed: no bubblewrap", 0.0, ())
 
