@@ -1,8 +1,10 @@
 """Rows of the released configs (DESIGN §3.4, §7.2) and their ``datasets`` features.
 
 - ``instances`` (and ``matched_cycle``): one row per instance — data JSON,
-  question, answer, base image, the K re-renderings and the edits as lists of
-  structs.
+  question, answer, the K re-renderings and the edits as lists of structs.
+  It holds no images: the base, each re-rendering and each edit name their
+  image by ``render_id``, a row of the per-image config, so every image is
+  stored once.
 - ``renderings`` (and ``matched_cycle_renderings``): one row per image a
   model answers, exactly the fields of DESIGN §7.2.
 
@@ -79,14 +81,16 @@ def _image(png: bytes) -> dict[str, Any]:
 
 
 def instance_row(instance: Instance, images: InstanceImages) -> dict[str, Any]:
-    """One row of the ``instances`` config."""
+    """One row of the ``instances`` config; images are referred to by ``render_id``."""
     record = instance_record(instance)
-    edits = [{**edit, "image": _image(png)} for edit, png in zip(record.pop("edits"), images.edits)]
+    iid = instance.instance_id
+    edits = [{**edit, "render_id": render_id(iid, "edit", edit["type"])} for edit in record.pop("edits")]
     return {
         **record,
-        "image": _image(images.base),
+        "render_id": render_id(iid, "base", "base"),
         "style": images.base_style.to_json(),
-        "rerenders": [{"style_id": s.style_id, "style": s.to_json(), "image": _image(png)} for s, png in images.rerenders],
+        "rerenders": [{"style_id": s.style_id, "style": s.to_json(), "render_id": render_id(iid, "rerender", s.style_id)}
+                      for s, _ in images.rerenders],
         "edits": edits,
     }
 
@@ -123,7 +127,7 @@ def _string() -> datasets.Value:
 
 
 def instance_features() -> datasets.Features:
-    """Features of the ``instances`` and ``matched_cycle`` configs."""
+    """Features of the ``instances`` and ``matched_cycle`` configs (no images: ``render_id`` refers to them)."""
     import datasets
 
     s, i = _string, datasets.Value("int64")
@@ -131,10 +135,10 @@ def instance_features() -> datasets.Features:
         "instance_id": s(), "data_seed": i, "index": i, "template_id": s(), "family": s(),
         "question_type": s(), "question": s(), "target": s(), "answer_type": s(),
         "labels": datasets.List(s()), "question_params": s(), "data": s(), "source": s(),
-        "image": datasets.Image(), "style": s(),
-        "rerenders": datasets.List({"style_id": s(), "style": s(), "image": datasets.Image()}),
+        "render_id": s(), "style": s(),
+        "rerenders": datasets.List({"style_id": s(), "style": s(), "render_id": s()}),
         "edits": datasets.List({"type": s(), "params": s(), "transform": s(), "target": s(), "data": s(),
-                                "image": datasets.Image()}),
+                                "render_id": s()}),
     })
 
 
