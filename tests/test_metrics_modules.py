@@ -222,7 +222,8 @@ def test_folder_is_a_hub_space(folder):
     header = yaml.safe_load((folder / "README.md").read_text(encoding="utf-8").split("---")[1])
     assert header["sdk"] == "gradio" and header["app_file"] == "app.py"
     assert {"evaluate", "metric"} <= set(header["tags"])
-    assert isinstance(header["sdk_version"], str) and header["title"]
+    # evaluate 0.4.6's launch_gradio_widget uses gradio 3's gr.inputs, gone from gradio 4
+    assert header["sdk_version"].startswith("3.") and header["title"]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=[p.name for p in FOLDERS])
