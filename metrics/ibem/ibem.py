@@ -2,10 +2,9 @@
 
 import datasets
 import evaluate
-from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.signals import ibem_result
+from rend_equiv_dataset.figures.scoring.signals import RenderingsInput
 from rend_equiv_dataset.figures.scoring.signals import reference_features
-from rend_equiv_dataset.figures.scoring.signals import reference_rows
 from rend_equiv_dataset.figures.scoring.signals import score_outputs
 
 _CITATION = """\
@@ -57,7 +56,7 @@ Examples:
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ibem(evaluate.Metric):
+class Ibem(RenderingsInput, evaluate.Metric):
     """IBEM and its detection (paper §5, Corollary 3)."""
 
     def _info(self):
@@ -68,26 +67,6 @@ class Ibem(evaluate.Metric):
             features=datasets.Features({"predictions": datasets.Value("string"), "references": reference_features()}),
             reference_urls=["https://arxiv.org/abs/2608.05675"],
         )
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one output and its row (``evaluate.combine`` passes them as predictions=/references=)."""
-        prediction = kwargs.pop("predictions", prediction)
-        reference = kwargs.pop("references", reference)
-        return super().add(prediction=prediction, reference=reference_rows([reference])[0], **kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add outputs and their rows; extra columns of the rows are dropped."""
-        return super().add_batch(predictions=predictions, references=reference_rows(references), **kwargs)
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Check for empty input first (evaluate fails obscurely on it), then compute."""
-        if predictions is None and references is None:
-            if self.writer is None:
-                raise InputError("no input: pass predictions= and references=, or add them first", field="predictions")
-            return super().compute(**kwargs)
-        if predictions is None or len(predictions) == 0:
-            raise InputError("no predictions: needs at least one model output", field="predictions")
-        return super().compute(predictions=list(predictions), references=reference_rows(references), **kwargs)
 
     def _compute(self, predictions, references, threshold=0.5):
         return ibem_result(score_outputs(predictions, references, threshold), threshold)

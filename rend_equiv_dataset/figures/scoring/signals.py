@@ -152,3 +152,35 @@ def reference_rows(references: Any) -> list[dict[str, Any]]:
             raise InputError(f"the row lacks {missing}", file=REFERENCES, line=index + 1, field=missing[0])
         rows.append({c: row[c] for c in COLUMNS})
     return rows
+
+
+class RenderingsInput:
+    """``add``/``add_batch``/``compute`` of an ``evaluate.Metric`` whose references are ``renderings`` rows.
+
+    Mixed in before ``evaluate.Metric`` (``class Ecs(RenderingsInput, evaluate.Metric)``): rows are
+    reduced to the row columns on the way in (so a ``datasets.Dataset`` or rows with an image work),
+    empty input is refused with an :class:`InputError` before evaluate sees it, and ``compute()``
+    after ``add``/``add_batch`` scores what was added.
+    """
+
+    writer: Any
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> Any:
+        """Add one output and its row (``evaluate.combine`` passes them as predictions=/references=)."""
+        prediction = kwargs.pop(PREDICTIONS, prediction)
+        reference = kwargs.pop(REFERENCES, reference)
+        return super().add(prediction=prediction, reference=reference_rows([reference])[0], **kwargs)  # type: ignore[misc]
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
+        """Add outputs and their rows."""
+        return super().add_batch(predictions=predictions, references=reference_rows(references), **kwargs)  # type: ignore[misc]
+
+    def compute(self, *, predictions: Any = None, references: Any = None, **kwargs: Any) -> Any:
+        """Refuse empty input, then compute over what is given plus what was added."""
+        if predictions is None and references is None:
+            if self.writer is None:
+                raise InputError("no input: pass predictions= and references=, or add them first", field=PREDICTIONS)
+            return super().compute(**kwargs)  # type: ignore[misc]
+        if predictions is None or len(predictions) == 0:
+            raise InputError("no predictions: needs at least one model output", field=PREDICTIONS)
+        return super().compute(predictions=list(predictions), references=reference_rows(references), **kwargs)  # type: ignore[misc]
