@@ -149,7 +149,8 @@ Equivariance-Consistency Score (ECS): whether a model's answers move the way the
   `rerenders` (list of `style_id`, `style` JSON, `render_id`) and `edits` (list of `type`, `params`
   JSON, `transform` JSON, `target` — the expected answer of the edited chart —, edited `data`
   JSON and `render_id`), and `source` (`synthetic`, or the table file the instance was built from).
-  It holds no images: each `render_id` names a row of `renderings`, so every image is stored once.
+  It holds no images: each `render_id` names a row of `renderings` (of `matched_cycle_renderings`
+  for `matched_cycle`), so every image is stored once.
 - `renderings` — one row per image a model answers: `render_id` (unique), `instance_id`,
   `data_seed`, `template_id`, `family`, `question_type`, `role` (`base`, `rerender`, `edit`),
   `variant` (`base`, the style id, or the edit type), `image`, `question`, `target`,
