@@ -179,6 +179,10 @@ def test_combine_panel_metrics():
     combined = evaluate.combine([str(METRICS / n) for n in ("pivotal_gain", "effective_votes")]).compute(**batched)
     assert {"pivotal_gain", "nonpivotal_gain", "n_eff", "n_eff_with_signal"} <= set(combined)
     assert combined["nonpivotal_gain"] == 0.0
+    majority = evaluate.combine([str(METRICS / n) for n in ("pivotal_gain", "effective_votes")]).compute(
+        **batched, rule="majority_side")
+    alone = _fresh(METRICS / "pivotal_gain").compute(**batched, rule="majority_side")
+    assert majority["rule_accuracy"] == alone["rule_accuracy"] and majority["n_eff"] == combined["n_eff"]
 
 
 def test_figure_references_may_be_a_dataset_with_extra_columns():

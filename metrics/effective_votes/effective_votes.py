@@ -41,6 +41,7 @@ Args:
     references (`list` of `float`): the label per query, 0 or 1.
     signal (`list` of `float`, optional): a verification signal's verdict per query, 0 or 1, for all the
         queries at once (given to `compute`, after any `add_batch`).
+    rule, judge_index: accepted and unused, so that `evaluate.combine` with `pivotal_gain` can pass them.
 Returns:
     n_eff (`float`): effective number of independent judges.
     phi_bar (`float`): mean pairwise correlation of the judges' error vectors.
@@ -87,7 +88,8 @@ class EffectiveVotes(evaluate.Metric):
                 raise InputError("needs at least one query", field=name)
         return super().compute(predictions=predictions, references=references, **kwargs)
 
-    def _compute(self, predictions, references, signal=None):
+    def _compute(self, predictions, references, signal=None, rule=None, judge_index=None):
+        # rule and judge_index belong to pivotal_gain: accepted so that evaluate.combine can pass them
         if signal is not None and len(signal) != len(predictions):
             raise InputError(f"{len(signal)} signal values for {len(predictions)} queries", field="signal")
         data = _panel_data(predictions, references, references if signal is None else signal)
