@@ -90,7 +90,7 @@ def test_released_folder(tmp_path: Path) -> None:
 
     shard = tmp_path / "release" / "data" / "records"
     shard.mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist(records(form="full")), shard / "train-00000-of-00001.parquet")
+    pq.write_table(pa.Table.from_pylist(records(form="full")), shard / "test-00000-of-00001.parquet")
     assert score("--records", str(tmp_path / "release"), "--out", str(tmp_path / "out")) == 0
     assert json.loads((tmp_path / "out" / "report.json").read_text())["n"] == 60
 
