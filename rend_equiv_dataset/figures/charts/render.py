@@ -5,7 +5,7 @@ The fast, deterministic path of DESIGN §6: an object-oriented
 margins fixed per template from the style and the label lengths (no
 ``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB pixels
 of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults and a single
-font family (DejaVu Sans) inside every call.
+font family (DejaVu Sans, with Noto Sans CJK for the glyphs it lacks) inside every call.
 
 Every image is checked before it is returned (DESIGN §3.2, "every one
 legible"): each text's window extent must lie inside the canvas and overlap no
@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import math
 import struct
+import warnings
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -59,6 +60,10 @@ __all__ = [
 
 DPI = 100
 FONT_FAMILY = "DejaVu Sans"
+FALLBACK_FONTS = ("Noto Sans CJK JP",)
+"""Fonts asked for a glyph DejaVu Sans lacks (Chinese, Japanese, Korean), when installed
+(Debian ``fonts-noto-cjk``, installed by ``.ci/run``). Text DejaVu Sans covers draws the same
+pixels with or without them; a glyph no font has makes the chart illegible."""
 MIN_FONT_POINTS = 7.0
 # Layout fixes tried in order: (tick rotation in degrees, font scale, canvas scale).
 # Upright (90°) ticks rather than slanted ones: the overlap check compares axis-aligned boxes,
@@ -118,15 +123,15 @@ def _tick_formatter(number_format: str) -> Any:
     from matplotlib.ticker import Formatter
 
     class _TickFormatter(Formatter):  # type: ignore[misc]
-        """Ticks with as many decimals as their spacing needs, grouped per the style."""
+        """Ticks with the fewest decimals (at most 4) that print every tick exactly (2.5, never "2"),
+        grouped per the style."""
 
         decimals = 0
 
         def set_locs(self, locs: Any) -> None:
             super().set_locs(locs)
-            steps = [abs(b - a) for a, b in zip(locs, locs[1:]) if b != a]
-            step = min(steps) if steps else 1.0
-            self.decimals = max(0, min(4, -math.floor(math.log10(step)))) if step < 1 else 0
+            self.decimals = next((d for d in range(5) if all(
+                abs(round(x, d) - x) <= 1e-9 * max(1.0, abs(x)) for x in locs)), 4)
 
         def __call__(self, x: float, pos: int | None = None) -> str:
             return format_number(x, self.decimals, number_format)
@@ -142,7 +147,21 @@ def configure_matplotlib() -> None:
     import matplotlib
 
     matplotlib.rcdefaults()
-    matplotlib.rcParams["font.family"] = FONT_FAMILY
+    matplotlib.rcParams["font.family"] = [FONT_FAMILY, *installed_fallback_fonts()]
+
+
+def installed_fallback_fonts() -> tuple[str, ...]:
+    """The :data:`FALLBACK_FONTS` matplotlib can find on this machine."""
+    global _INSTALLED_FALLBACKS
+    if _INSTALLED_FALLBACKS is None:
+        from matplotlib import font_manager
+
+        names = {font.name for font in font_manager.fontManager.ttflist}
+        _INSTALLED_FALLBACKS = tuple(f for f in FALLBACK_FONTS if f in names)
+    return _INSTALLED_FALLBACKS
+
+
+_INSTALLED_FALLBACKS: tuple[str, ...] | None = None
 
 
 def warm_up() -> None:
@@ -675,7 +694,12 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
             configure_matplotlib()
         fig = _reused_figure(style)
         _draw_on(fig, data, style)
-        fig.canvas.draw()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            fig.canvas.draw()
+        missing = sorted({str(w.message) for w in caught if "missing from font" in str(w.message)})
+        if missing:
+            raise IllegibleChartError(f"chart {data.title!r} has characters no installed font draws: {missing[:3]}")
         problems = legibility_problems(fig)
         if problems:
             return None, problems

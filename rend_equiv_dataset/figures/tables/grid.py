@@ -15,13 +15,13 @@ missing a value is dropped, each with a note in :attr:`ParsedTable.notes`;
 only when fewer than two categories or no series remain is the table refused.
 
 Values are shown to six decimals at most (the canonical answers of
-:mod:`rend_equiv_dataset.figures.charts.canonical`), so a table whose values
-need more (``0.000000012``, ``3.14159265``) is drawn in a unit ``10^-k`` times
-as large: the values are multiplied by ``10^k`` (the smallest k that makes
-them exact to six decimals and every non-zero one at least 0.00001), the
-unit reads ``×10^-k``, and ``extra["value_scale"]`` records ``1e-k`` so a
-given answer in the table's own unit can still be checked. A table that no
-such k fits (values spanning more than nine orders of magnitude) is refused.
+:mod:`rend_equiv_dataset.figures.charts.canonical`). Values that need more
+are rounded to six decimals when none is below 0.01 (``3.14159265``); smaller
+ones (``0.0000000012``) are drawn in a unit ``10^-k`` times as large, k the
+smallest that brings every non-zero value to 1 or more: the unit reads
+``×10⁻ᵏ``, and ``extra["value_scale"]`` records ``1e-k`` so a given answer
+in the table's own unit can still be checked. A table whose values then
+exceed 10^9 (more than nine orders of magnitude apart) is refused.
 
 Series headers must be distinct after their units are split off.
 
@@ -88,7 +88,10 @@ MISSING_CELLS = frozenset({"", "nan", "-", "--", "\u2013", "\u2014", "n/a", "na"
 _NOT_UNIT_WORDS = frozenset({"and", "or", "incl", "including", "excl", "excluding", "except", "without", "with",
                              "ex", "e.g", "i.e", "see", "not", "of", "for", "from", "to", "in", "only", "total",
                              "all", "plus", "other", "others", "former", "formerly", "also"})
-MAX_SCALE_EXPONENT = 15
+ROUNDED_MIN_VALUE = 0.01
+"""Values with more than six decimals are rounded to six when none is smaller than this (four
+significant digits kept at least); smaller ones are re-expressed in a smaller unit."""
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 MAX_SCALED_VALUE = 1e9
 """Largest magnitude a rescaled value may take (float precision for six decimals)."""
 MIN_SCALED_VALUE = 1e-5
@@ -450,25 +453,26 @@ def _exact_at(value: float, exponent: int) -> bool:
 
 
 def _fit_decimals(columns: tuple[Column, ...], notes: list[str]) -> tuple[tuple[Column, ...], int]:
-    """Re-express values that need more than six decimals in a smaller unit (module docstring)."""
+    """Values that need more than six decimals: rounded when they are not small, else re-expressed
+    in a smaller unit (module docstring); returns the columns and the exponent k of ``10^-k``."""
     values = [v for c in columns for v in c.values]
     nonzero = [abs(v) for v in values if v != 0]
-    if not nonzero:
+    if not nonzero or (min(nonzero) >= MIN_SCALED_VALUE and all(_exact_at(v, 0) for v in values)):
         return columns, 0
-    for exponent in range(0, MAX_SCALE_EXPONENT + 1):
-        if max(nonzero) * 10.0**exponent > MAX_SCALED_VALUE:
-            break
-        if min(nonzero) * 10.0**exponent >= MIN_SCALED_VALUE and all(_exact_at(v, exponent) for v in values):
-            if exponent == 0:
-                return columns, 0
-            factor = 10.0**exponent
-            scaled = tuple(Column(c.name, f"×10^-{exponent} {c.unit}".strip(),
-                                  tuple(float(round(v * factor, 6)) for v in c.values)) for c in columns)
-            notes.append(f"values need more than 6 decimals: drawn in units of 10^-{exponent}")
-            return scaled, exponent
-    raise TableProblem(Problem.PRECISION,
-                       f"values from {min(nonzero):g} to {max(nonzero):g} cannot all be shown to 6 decimals "
-                       f"(none below {MIN_SCALED_VALUE:g}); give the smallest in a smaller unit or round them")
+    if min(nonzero) >= ROUNDED_MIN_VALUE:
+        notes.append("values with more than 6 decimals are rounded to 6")
+        return tuple(Column(c.name, c.unit, tuple(float(round(v, 6)) for v in c.values)) for c in columns), 0
+    exponent = math.ceil(-math.log10(min(nonzero)))
+    factor = 10.0**exponent
+    if max(nonzero) * factor > MAX_SCALED_VALUE:
+        raise TableProblem(Problem.PRECISION,
+                           f"values from {min(nonzero):g} to {max(nonzero):g} cannot all be shown to 6 decimals; "
+                           f"give the smallest in a smaller unit or round them")
+    power = f"×10{str(-exponent).translate(_SUPERSCRIPT)}"
+    scaled = tuple(Column(c.name, f"{power} {c.unit}".strip(), tuple(float(round(v * factor, 6)) for v in c.values))
+                   for c in columns)
+    notes.append(f"values below {ROUNDED_MIN_VALUE:g} need more than 6 decimals: drawn in units of 10^-{exponent}")
+    return scaled, exponent
 
 
 def _title_column(header: Sequence[str], rows: Sequence[Sequence[Any]], index: int) -> str | None:
