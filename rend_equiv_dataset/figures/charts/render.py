@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import math
 import struct
-import warnings
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -63,7 +62,7 @@ FONT_FAMILY = "DejaVu Sans"
 FALLBACK_FONTS = ("Noto Sans CJK JP",)
 """Fonts asked for a glyph DejaVu Sans lacks (Chinese, Japanese, Korean), when installed
 (Debian ``fonts-noto-cjk``, installed by ``.ci/run``). Text DejaVu Sans covers draws the same
-pixels with or without them; a glyph no font has makes the chart illegible."""
+pixels with or without them; a glyph no font has makes the chart illegible (:func:`missing_glyphs`)."""
 MIN_FONT_POINTS = 7.0
 # Layout fixes tried in order: (tick rotation in degrees, font scale, canvas scale).
 # Upright (90°) ticks rather than slanted ones: the overlap check compares axis-aligned boxes,
@@ -162,6 +161,31 @@ def installed_fallback_fonts() -> tuple[str, ...]:
 
 
 _INSTALLED_FALLBACKS: tuple[str, ...] | None = None
+_DRAWN_CODEPOINTS: frozenset[int] | None = None
+
+
+def missing_glyphs(data: ChartData) -> str:
+    """The characters of the chart's texts that neither DejaVu Sans nor an installed fallback font draws.
+
+    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> missing_glyphs(ChartData(Family.BAR, "Sales €", ("Köln", "Zürich"), (Series("s", (1.0, 2.0)),)))
+    ''
+    >>> missing_glyphs(ChartData(Family.BAR, "t", ("\U00010000", "b"), (Series("s", (1.0, 2.0)),)))
+    '\U00010000'
+    """
+    global _DRAWN_CODEPOINTS
+    if _DRAWN_CODEPOINTS is None:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        drawn: set[int] = set()
+        for family in (FONT_FAMILY, *installed_fallback_fonts()):
+            path = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+            drawn.update(FT2Font(path).get_charmap())
+        _DRAWN_CODEPOINTS = frozenset(drawn)
+    texts = [data.title, data.x_label, data.y_label, data.unit, *data.categories, *data.series_names]
+    return "".join(sorted({ch for text in texts for ch in text
+                           if not ch.isspace() and ord(ch) not in _DRAWN_CODEPOINTS}))
 
 
 def warm_up() -> None:
@@ -694,12 +718,7 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
             configure_matplotlib()
         fig = _reused_figure(style)
         _draw_on(fig, data, style)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            fig.canvas.draw()
-        missing = sorted({str(w.message) for w in caught if "missing from font" in str(w.message)})
-        if missing:
-            raise IllegibleChartError(f"chart {data.title!r} has characters no installed font draws: {missing[:3]}")
+        fig.canvas.draw()
         problems = legibility_problems(fig)
         if problems:
             return None, problems
@@ -724,6 +743,8 @@ def render(data: ChartData, style: Style) -> Rendering:
     Raises:
         IllegibleChartError: no layout in :data:`LAYOUT_LADDER` is legible.
     """
+    if missing := missing_glyphs(data):
+        raise IllegibleChartError(f"chart {data.title!r} has characters no installed font draws: {missing[:8]!r}")
     problems: list[str] = []
     first_rotation = max(style.tick_rotation, _expected_rotation(data, style))
     for rotation, font_scale, canvas_scale in LAYOUT_LADDER:

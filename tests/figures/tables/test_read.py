@@ -319,8 +319,9 @@ def charts(draw):
     n = draw(st.integers(2, 7))
     categories = draw(st.lists(_label, min_size=n, max_size=n, unique=True).filter(lambda c: not is_descending(c)))
     n_series = {Family.BAR: 1, Family.SCATTER: 1}.get(family, draw(st.integers(2, 4)))
-    names = draw(st.lists(_label.filter(lambda s: s.lower() != "title"), min_size=n_series, max_size=n_series,
-                          unique=True))
+    # Series names are distinct up to case (a question names them folded); "x" heads a scatter's x column.
+    names = draw(st.lists(_label.filter(lambda s: s.lower() not in ("title", "x")), min_size=n_series,
+                          max_size=n_series, unique_by=str.lower))
     low = 0.0 if family is Family.STACKED_BAR else -1e9
     # Values a real table holds: six decimals at most, none so small it would be re-expressed in a smaller unit.
     number = st.floats(low, 1e9, allow_nan=False).map(lambda v: round(v, 6)).filter(lambda v: v == 0 or abs(v) >= 1e-5)
