@@ -288,3 +288,48 @@ def test_template_wording_never_says_value_of_value():
                                                                             Series("y", (2.0, 3.0)))))
     texts = [i.question for i in instances_from_tables(TableSet((SourceTable("t", chart, "t.csv"),), ())).instances]
     assert texts and not any("value of value" in t for t in texts)
+
+
+# ---------------------------------------------------------------- digitizing real-shaped charts
+
+
+class ReadingModel:
+    """A stand-in digitizing model with the harness interface: it reads each chart image back as the
+    table it was drawn from, in the prompt's format (TITLE line, then a pipe table)."""
+
+    backend = "stand-in"
+
+    def __init__(self, answers):
+        self.answers = answers
+
+    def generate(self, requests):
+        from rend_equiv_dataset.harness.types import Completion
+
+        return [Completion(self.answers[r.request_id]) for r in requests]
+
+
+def test_digitize_real_shaped_charts_end_to_end(tmp_path):
+    from rend_equiv_dataset.figures.tables.digitized import DigitizeRun, run_digitize
+
+    names = ["co2_owid", "growth_oecd", "revenue_statista", "regions_pew", "cities_cjk"]
+    images, answers = tmp_path / "images", {}
+    images.mkdir()
+    for name in names:
+        chart = _table(name).chart
+        (images / f"{name}.png").write_bytes(render(chart, base_style()).png)
+        header = [chart.x_label, *(f"{s} ({chart.unit})" if chart.unit else s for s in chart.series_names)]
+        rows = [[c, *(repr(s.values[i]) for s in chart.series)] for i, c in enumerate(chart.categories)]
+        answers[f"{name}.png"] = f"TITLE: {chart.title}\n" + "\n".join(
+            "| " + " | ".join(row) + " |" for row in [header, ["---"] * len(header), *rows])
+    report = run_digitize(DigitizeRun(images=images, model="stand-in", out=tmp_path / "tables"),
+                          load_model=lambda: ReadingModel(answers))
+    assert (report.n, report.n_ok) == (len(names), len(names))
+    tables = load_tables(tmp_path / "tables")
+    assert tables.refused == ()
+    for table in tables.tables:
+        original = _table(table.table_id).chart
+        assert table.chart.categories == original.categories
+        assert [s.values for s in table.chart.series] == [s.values for s in original.series]
+        assert table.chart.title == original.title and table.chart.unit == original.unit
+    build = instances_from_tables(tables, legible=Legibility())
+    assert {i.source.split(".")[0] for i in build.instances} == set(names)
