@@ -220,7 +220,7 @@ def wrap(text: str, chars: int) -> str:
     """``text`` broken at spaces into lines of at most ``chars`` characters (long words kept whole).
 
     >>> wrap("Share of respondents who use social media daily", 20)
-    'Share of respondents\nwho use social media\ndaily'
+    'Share of respondents\\nwho use social media\\ndaily'
     >>> wrap("Japan", 4)
     'Japan'
     """
