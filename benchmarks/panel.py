@@ -4,7 +4,7 @@ Synthesises the paper's main configuration (seeded): 463 problems × 7 solvers =
 judges of varying strictness with correlated errors, per-assertion results (5–40 assertions each) so
 the coverage signal is ≈ 83% accurate (panel ≈ 81%, pivotal share ≈ 20%: near the paper's 82.4% / 16.2%). Then times
 
-* vectorised — :func:`rend_equiv_dataset.panels.metrics.report.build_report`: every sub-panel
+* vectorised — :func:`rend_equiv_dataset.panels.metrics.panel_report.build_report`: every sub-panel
   (C(7,3), C(7,5), C(7,6)), 10,000-resample problem-clustered intervals, 2,000 permutation controls,
   the 13-level coverage sweep, the policy table, n_eff with its interval;
 * naive — the same quantities with loops: replacement outcomes enumerated judge by judge, each
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rend_equiv_dataset.panels.records import load_panel_records  # noqa: E402
 from rend_equiv_dataset.panels.metrics.coverage import SWEEP_LEVELS  # noqa: E402
-from rend_equiv_dataset.panels.metrics.report import build_report  # noqa: E402
+from rend_equiv_dataset.panels.metrics.panel_report import build_report  # noqa: E402
 from rend_equiv_dataset.panels.metrics.source import panel_from_records  # noqa: E402
 
 K, PROBLEMS, SOLVERS = 7, 463, 7

@@ -14,6 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
@@ -24,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "digitize": "digitize",
     "theory": "theory",
     "score": "score",
+    "grade": "grade",
     "simulate": "simulate",
     "submit": "submit",
     "run": "run",
@@ -36,9 +38,21 @@ PANEL_COMMANDS: dict[str, str] = {
     "exec": "panel_exec",
     "score": "panel_score",
     "judge": "panel_judge",
-    "score": "panel_score",
     "solve": "panel_solve",
+    "submit": "panel_submit",
 }
+
+# `rend-equiv leaderboard NAME` -> module under rend_equiv_dataset.commands
+LEADERBOARD_COMMANDS: dict[str, str] = {
+    "serve": "leaderboard_serve",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (``rend-equiv COMMAND: error: ...``), exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
 
 
 def _add_commands(subparsers: argparse._SubParsersAction, table: dict[str, str]) -> None:
@@ -50,7 +64,7 @@ def _add_commands(subparsers: argparse._SubParsersAction, table: dict[str, str])
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rend-equiv",
         description="REND-EQUIV figure reading (ECS) and pivotal-vote code-judge panels.",
     )
@@ -60,7 +74,18 @@ def build_parser() -> argparse.ArgumentParser:
     if PANEL_COMMANDS:
         panel = subparsers.add_parser("panel", help="code-judge panel records, execution and metrics")
         _add_commands(panel.add_subparsers(dest="panel_command", metavar="COMMAND"), PANEL_COMMANDS)
+    board = subparsers.add_parser("leaderboard", help="the leaderboard web page (Gradio)")
+    _add_commands(board.add_subparsers(dest="leaderboard_command", metavar="COMMAND"), LEADERBOARD_COMMANDS)
     return parser
+
+
+def one_line(message: str) -> str:
+    r"""``message`` as one printable line: newlines folded, unencodable characters escaped.
+
+    >>> one_line("a\nb \udc80")
+    'a b \\udc80'
+    """
+    return " ".join(message.encode("utf-8", "backslashreplace").decode("utf-8").split("\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -74,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(run(args) or 0)
     except InputError as err:
-        print(f"rend-equiv: error: {err}", file=sys.stderr)
+        print(f"rend-equiv: error: {one_line(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("rend-equiv: interrupted", file=sys.stderr)

@@ -6,79 +6,23 @@ A release folder looks like the Hub expects (DESIGN §3.4)::
     OUT/data/<config>/<split>-00000-of-00001.parquet
 
 so ``datasets.load_dataset(OUT, config)`` reads it locally and
-:func:`push_folder` publishes the same bytes. Folders are written atomically:
-into a temporary folder beside the target, renamed into place at the end, so
-an interrupted build leaves no half-written release.
+:func:`push_folder` publishes the same bytes. Callers write the folder with
+:func:`rend_equiv_dataset.io.atomic_dir`, so an interrupted build leaves no
+half-written release.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rend_equiv_dataset.errors import InputError
 
 if TYPE_CHECKING:
     import datasets
 
 DEFAULT_SPLIT = "train"
-
-
-def check_output_dir(out: str | os.PathLike[str], *, overwrite: bool, option: str = "--out") -> Path:
-    """Validate a release target: refuse a non-empty folder unless ``overwrite``, and an unwritable parent.
-
-    >>> import tempfile, pathlib
-    >>> d = pathlib.Path(tempfile.mkdtemp())
-    >>> (d / "x").write_text("1")
-    1
-    >>> check_output_dir(d, overwrite=False)
-    Traceback (most recent call last):
-    ...
-    rend_equiv_dataset.errors.InputError: field '--out': folder ... is not empty; pass --overwrite to replace it
-    """
-    target = Path(out)
-    if target.exists() and not target.is_dir():
-        raise InputError(f"{target} exists and is not a folder", field=option)
-    if target.is_dir() and any(target.iterdir()) and not overwrite:
-        raise InputError(f"folder {target} is not empty; pass --overwrite to replace it", field=option)
-    parent = target.resolve().parent
-    if not parent.is_dir():
-        raise InputError(f"parent folder {parent} does not exist", field=option)
-    if not os.access(parent, os.W_OK):
-        raise InputError(f"cannot write in {parent}", field=option)
-    return target
-
-
-@contextlib.contextmanager
-def atomic_dir(target: str | os.PathLike[str], *, overwrite: bool = False) -> Iterator[Path]:
-    """Yield a temporary folder beside ``target``; on success it replaces ``target``.
-
-    On any exception (Ctrl-C included) the temporary folder is removed and
-    ``target`` is left as it was.
-    """
-    final = check_output_dir(target, overwrite=overwrite)
-    parent = final.resolve().parent
-    staging = Path(tempfile.mkdtemp(prefix=f".{final.name}.partial-", dir=parent))
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes 0700; a release is an ordinary folder
-    try:
-        yield staging
-        if final.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=parent))
-            os.replace(final, retired / final.name)
-            os.replace(staging, final)
-            shutil.rmtree(retired, ignore_errors=True)
-        else:
-            os.replace(staging, final)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def shard_path(config: str, split: str = DEFAULT_SPLIT, index: int = 0, count: int = 1) -> str:
@@ -148,6 +92,48 @@ def write_card(folder: str | os.PathLike[str], metadata: Mapping[str, Any], body
     path = Path(folder) / "README.md"
     path.write_text(str(card), encoding="utf-8")
     return path
+
+
+def read_card_metadata(folder: str | os.PathLike[str], *, max_bytes: int = 4 * 2**20) -> dict[str, Any]:
+    """The YAML header of ``folder``'s README.md ({} when it has none); a broken header raises InputError.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "README.md").write_text("---\\nconfigs: [unclosed\\n---\\nbody\\n")
+    >>> read_card_metadata(d)
+    Traceback (most recent call last):
+    ...
+    rend_equiv_dataset.errors.InputError: .../README.md:2: not valid YAML (expected ',' or ']', but got '<stream end>')
+    """
+    import yaml
+
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.io import ECHO_CHARS, read_text
+
+    path = Path(folder) / "README.md"
+    if not path.is_file():
+        return {}
+    text = read_text(path, max_bytes=max_bytes)
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if end is None:
+        raise InputError("the YAML header opened by '---' is never closed", file=path, line=1)
+    try:
+        metadata = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        line = None if mark is None else mark.line + 2
+        raise InputError(f"not valid YAML ({str(err.problem)[:ECHO_CHARS]})", file=path, line=line) from None
+    except (yaml.YAMLError, RecursionError) as err:
+        reason = "nested too deeply" if isinstance(err, RecursionError) else str(err)[:ECHO_CHARS]
+        raise InputError(f"not valid YAML ({reason})", file=path) from None
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, dict):
+        raise InputError(f"the YAML header must be a mapping, got {type(metadata).__name__}", file=path, line=2)
+    return metadata
 
 
 def _yaml(metadata: Mapping[str, Any]) -> str:

@@ -216,8 +216,8 @@ def to_json(transform: Transform) -> str:
 
 def from_json(text: str) -> Transform:
     """Parse a transform JSON string; bad input raises :class:`InputError`."""
-    try:
-        payload = json.loads(text)
-    except (json.JSONDecodeError, TypeError) as err:
-        raise InputError(f"transform is not valid JSON: {err}") from None
-    return from_dict(payload)
+    from rend_equiv_dataset.io import parse_json
+
+    if not isinstance(text, str):
+        raise InputError(f"transform must be a JSON string, got {type(text).__name__}")
+    return from_dict(parse_json(text))

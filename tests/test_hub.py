@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.hub import atomic_dir, card_metadata, config_names, write_card, write_config
+from rend_equiv_dataset.io import atomic_dir
+from rend_equiv_dataset.hub import card_metadata, config_names, write_card, write_config
 
 
 def _png(color):

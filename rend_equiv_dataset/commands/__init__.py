@@ -1,5 +1,52 @@
 """One module per ``rend-equiv`` subcommand: ``HELP``, ``configure(parser)``, ``run(args)``.
 
 Modules here import only the standard library at import time; the work, and
-its heavy imports, happen inside ``run``.
+its heavy imports, happen inside ``run``. Option types shared by several
+commands live here.
 """
+
+from __future__ import annotations
+
+import argparse
+
+#: Largest seed accepted: every generator in use (numpy, torch) takes it.
+MAX_SEED = 2**63 - 1
+
+
+def seed(text: str) -> int:
+    """An ``argparse`` type for seeds: an integer in [0, 2**63 - 1].
+
+    >>> seed("7")
+    7
+    >>> seed("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer from 0 to 9223372036854775807, got '-1'
+    """
+    stripped = text.strip()
+    if not stripped.isdecimal() or len(stripped) > 19 or int(stripped) > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to {MAX_SEED}, got {text[:40]!r}")
+    return int(stripped)
+
+
+#: The modules of the ``harness`` extra that every model-running command needs.
+HARNESS_MODULES = ("torch", "transformers")
+HARNESS_INSTALL = 'pip install -e ".[harness]"'
+
+
+def require_harness() -> None:
+    """Refuse at once, in one line, when the ``harness`` extra (torch, transformers) cannot be imported.
+
+    Raises :class:`~rend_equiv_dataset.errors.InputError` (exit status 2)
+    naming the missing module and the install command.
+    """
+    import importlib
+
+    from rend_equiv_dataset.errors import InputError
+
+    for name in HARNESS_MODULES:
+        try:
+            importlib.import_module(name)
+        except (ImportError, OSError) as err:
+            raise InputError(f"this command runs a model and needs the harness extra, but {name} cannot be imported "
+                             f"({str(err)[:120]}); install it with: {HARNESS_INSTALL}") from None

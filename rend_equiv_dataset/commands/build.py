@@ -103,7 +103,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import hub, io
 
     seeds = parse_seeds(args.seeds)
     per_family = parse_count(args.per_family, "--per-family", minimum=1)
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     workers = default_workers() if args.workers is None else parse_count(args.workers, "--workers", minimum=1)
     if args.push_to_hub is not None and not _REPO_ID.fullmatch(args.push_to_hub):
         raise InputError(f"expected a repository id like 'owner/name', got {args.push_to_hub!r}", field="--push-to-hub")
-    hub.check_output_dir(args.out, overwrite=args.overwrite)
+    io.check_output_dir(args.out, overwrite=args.overwrite)
 
     from rend_equiv_dataset.figures.generate import generate_instances, generate_matched_cycle
     from rend_equiv_dataset.figures.release import ReleaseSettings, build_release

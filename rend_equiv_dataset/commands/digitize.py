@@ -36,10 +36,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.harness.figure_run import check_model_argument
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
+    from rend_equiv_dataset.harness.resumable import check_model_argument
     from rend_equiv_dataset.figures.tables.digitized import DigitizeRun, run_digitize
 
-    check_model_argument(args.model)
+    check_model_argument(args.model, args.revision)
     report = run_digitize(DigitizeRun(
         images=args.images, model=args.model, out=args.out, backend=args.backend, revision=args.revision,
         max_new_tokens=args.max_new_tokens, batch_size=args.batch_size, retry_errors=args.retry_errors,

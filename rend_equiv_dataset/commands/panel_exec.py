@@ -7,10 +7,25 @@ import argparse
 HELP = "execute candidate solutions against every assertion (sandboxed, resumable)"
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problems", required=True, help="humaneval, or an evalplus / LiveCodeBench JSONL file")
     parser.add_argument("--candidates", required=True, help="JSONL: problem_id, candidate_id, solver, code")
     parser.add_argument("--out", required=True, help="results JSONL (appended; a rerun resumes)")
+    parser.add_argument("--allow-weak-sandbox", action="store_true",
+                        help="without bubblewrap, run candidates with weaker isolation instead of refusing "
+                             "(root: a private uid; a normal user: limits only)")
+    parser.add_argument("--jobs", type=_positive, default=1,
+                        help="sandboxes running side by side (default 1; up to the number of cores helps)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -31,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
     by_id = problems.by_id()
     candidates = load_candidates(args.candidates, known_problems=set(by_id))
-    rows = execute(by_id, candidates, out, progress=not args.no_progress)
+    rows = execute(by_id, candidates, out, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox,
+                   jobs=args.jobs)
     passed = sum(row["label"] for row in rows)
-    print(f"{len(rows)} candidates executed ({passed} pass the full suite) -> {out}")
+    modes = ", ".join(sorted({str(row.get("isolation") or "unrecorded") for row in rows})) or "none"
+    print(f"{len(rows)} candidates executed ({passed} pass the full suite; isolation: {modes}) -> {out}")
     return 0

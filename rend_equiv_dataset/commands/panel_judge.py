@@ -19,6 +19,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
     from rend_equiv_dataset.commands.panel_solve import panel_run
     from rend_equiv_dataset.panels.judges import JUDGE_TEMPLATE, build_judge_prompt
     from rend_equiv_dataset.harness.panel_run import TextJob, inputs_fingerprint, run_text_jobs

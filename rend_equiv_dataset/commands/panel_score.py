@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.commands import seed
 
 HELP = "score panel records: pivotal-stratified gain, gating, effective votes, the paper's tables"
 
@@ -38,18 +39,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--coverage", type=_coverage, default=None,
                         help="test coverage of the signal, a fraction in (0, 1] (full-form records; default 0.2)")
     parser.add_argument("--out", required=True, help="report folder (report.json, report.md, plots)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and the permutation control")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the bootstrap and the permutation control")
     parser.add_argument("--resamples", type=_positive, default=10_000, help="bootstrap resamples (default 10,000)")
     parser.add_argument("--permutations", type=_positive, default=2_000, help="synthetic signals in the permutation control")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty report folder")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.hub import atomic_dir, check_output_dir
+    from rend_equiv_dataset.io import atomic_dir, check_output_dir
     from rend_equiv_dataset.panels.records import load_panel_records
     from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
     from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown
-    from rend_equiv_dataset.panels.metrics.report import build_report, json_ready
+    from rend_equiv_dataset.panels.metrics.panel_report import build_report
+    from rend_equiv_dataset.reports import json_ready
     from rend_equiv_dataset.panels.metrics.source import panel_from_records
 
     check_output_dir(args.out, overwrite=args.overwrite)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "run an LLM solver over code problems into a candidates file for panel exec/build"
 
 
@@ -15,7 +17,7 @@ def add_model_options(parser: argparse.ArgumentParser, max_new_tokens: int) -> N
     parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
     parser.add_argument("--temperature", type=float, default=0.0, help="0 = greedy (paper: 0; 0.2 on LiveCodeBench)")
     parser.add_argument("--max-new-tokens", type=int, default=max_new_tokens)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed, default=0)
     parser.add_argument("--limit", type=int, default=None, help="only the first N items")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--retry-errors", action="store_true")
@@ -59,6 +61,9 @@ def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: i
 
 
 def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
     from rend_equiv_dataset.panels.judges import SOLVER_TEMPLATE, build_solver_prompt, extract_code
     from rend_equiv_dataset.harness.panel_run import TextJob, inputs_fingerprint, run_text_jobs
     from rend_equiv_dataset.panels.problems import load_problems

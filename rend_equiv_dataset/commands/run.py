@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "run a model (transformers or vLLM) over the renderings config into a predictions file"
 
 
@@ -41,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--logprobs", action="store_true", help="record the greedy answer's token log-probability")
     parser.add_argument("--perturb", action="store_true", help="also answer the reworded questions")
     parser.add_argument("--max-new-tokens", type=_positive, default=32)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the samples")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the samples")
     parser.add_argument("--limit", type=_positive, default=None, help="only the first N renderings")
     parser.add_argument("--batch-size", type=_positive, default=8)
     parser.add_argument("--retry-errors", action="store_true", help="try failed renderings again")
@@ -51,6 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rend_equiv_dataset.commands import require_harness
+
+    require_harness()
     from rend_equiv_dataset.harness.figure_run import FigureRun, run_figures
     from rend_equiv_dataset.harness.sharding import parse_shard
     from rend_equiv_dataset.harness.types import GenerationSettings

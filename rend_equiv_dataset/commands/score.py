@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "score a predictions file against a release: ECS, REA, IBEM, the paper's tables and plots"
 
 
@@ -13,7 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=float, default=0.5, help="ECS flag threshold in (0, 1] (default 0.5)")
     parser.add_argument("--out", required=True, help="report folder to write (replaced if it is a report folder)")
     parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help="bootstrap seed (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:

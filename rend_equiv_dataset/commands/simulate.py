@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from rend_equiv_dataset.commands import seed
+
 HELP = "write predictions from a simulated reader with planted error classes (see scoring/simulate.py for SPEC)"
 
 
@@ -14,7 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         required=True,
         help="reader SPEC, e.g. perfect, scale:1.5, affine:1.2,3, permute:swap, noise:0.2, 0.5*scale:2+0.5*perfect",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the reader's draws (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the reader's draws (default 0)")
     parser.add_argument("--out", required=True, help="predictions JSONL to write")
 
 
@@ -24,7 +26,10 @@ def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_matched_renderings, load_renderings
     from rend_equiv_dataset.figures.scoring.simulate import parse_spec, simulate
 
+    from rend_equiv_dataset.io import check_output_file
+
     parse_spec(args.reader)
+    check_output_file(args.out)
     renderings = load_renderings(args.data)
     simulation = simulate(renderings, args.reader, seed=args.seed)
     matched = load_matched_renderings(args.data)

@@ -10,8 +10,11 @@ edited chart, so that paper Eq. 1 holds::
     format_answer(edit.transform.apply(parse(instance.target))) == edit.target
 
 Every instance carries exactly one ``zoom`` edit (φ = identity, the
-invariance control of paper §3) plus the equivariance edits that apply to
-its question type, so ``len(instance.edits)`` is in {1, 2, 3}.
+invariance control of paper §3) plus the equivariance edits of its set that
+apply to its question type, so with the paper's edits ``len(instance.edits)``
+is in {1, 2, 3}. The edits come from the registry
+(:mod:`rend_equiv_dataset.figures.edits.registry`), so a registered edit type
+is proposed wherever it applies.
 """
 
 from __future__ import annotations
@@ -26,16 +29,13 @@ import numpy as np
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.charts.families import FAMILIES, sample_chart
-from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
-from rend_equiv_dataset.figures.edits.controls import chart_has_min_gaps, violations
-from rend_equiv_dataset.figures.edits.operators import OPERATORS
+from rend_equiv_dataset.figures.charts.ties import chart_has_min_gaps
+from rend_equiv_dataset.figures.edits import registry
+from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset import schema
 from rend_equiv_dataset.transforms import IDENTITY, Answer, Transform
 
-EDIT_TYPES: tuple[str, ...] = ("scale", "offset", "delete_max", "swap", "cycle", "zoom")
-"""Edit kinds of DESIGN §3.3, in the order edits are listed on an instance."""
-
-ANSWER_TYPES: tuple[str, ...] = ("number", "label")
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Edit:
     """One edit g of an instance's data, with its answer-transform φ_g.
 
     Attributes:
-        edit_type: one of :data:`EDIT_TYPES`.
+        edit_type: a registered edit type (:data:`EDIT_TYPES` are the paper's).
         params: JSON-able parameters of the edit, e.g. ``{"series": "2024", "factor": 2.0}``
             for scale, ``{"series": "2024", "delta": -5.0}`` for offset,
             ``{"series": ..., "deleted": "Japan"}`` for delete_max,
@@ -91,7 +91,7 @@ class Instance:
         answer_type: ``"number"`` or ``"label"``.
         labels: the instance's label set (its categories), for label matching in scoring.
         data: the base chart data.
-        edits: the suite G in :data:`EDIT_TYPES` order; exactly one ``zoom``.
+        edits: the suite G in the registry's order; exactly one ``zoom``.
         question_params: JSON-able parameters the question was built from (series name,
             categories it names), enough to recompute the answer from any edited data.
         source: where the data came from: ``"synthetic"``, or the table file an imported
@@ -141,13 +141,17 @@ class Instance:
 
 # --- generation ---------------------------------------------------------------------------------
 
+EDIT_TYPES: tuple[str, ...] = schema.EDIT_TYPES
+"""The paper's edit types, in the order edits are listed on an instance."""
+
 MATCHED_STREAM = 0x6D63
 """First spawn-key word of the matched cycle set, so its stream never meets the main set's."""
 
-MAIN_SUITE: tuple[str, ...] = ("scale", "offset", "delete_max", "swap", "zoom")
-"""Edits the main set uses where they apply; its permutation edit is swap (DESIGN §3.3)."""
+MAIN_SUITE: tuple[str, ...] = registry.suite_edits(registry.MAIN)
+"""The paper's edits of the main set (its permutation edit is swap); generation
+reads the registry itself, so an edit registered later joins too."""
 
-MATCHED_SUITE: tuple[str, ...] = ("swap", "cycle", "zoom")
+MATCHED_SUITE: tuple[str, ...] = registry.suite_edits(registry.MATCHED)
 """The matched set's suite: swap and cycle on the same chart and data (paper §4.3)."""
 
 MATCHED_CATEGORIES = 6
@@ -231,14 +235,15 @@ def verify_law(base: ChartData, edited: ChartData, question: Question, transform
 
 def _make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Generator) -> Edit | None:
     """Propose, control and verify one edit; ``None`` when no proposal passes."""
+    edit_type = registry.edit_type(kind)
     for _ in range(EDIT_TRIES):
-        proposal = OPERATORS[kind](data, question, rng)
+        proposal = edit_type.propose(data, question, rng)
         if proposal is None:
             return None
-        if violations(data, proposal.data, kind):
+        if edit_type.violations(data, proposal.data):
             continue
-        transform = transform_for(kind, data, question, proposal.params)
-        if kind != "zoom" and transform == IDENTITY:
+        transform = edit_type.phi(data, question, proposal.params)
+        if not edit_type.invariance and transform == IDENTITY:
             raise EquivarianceError(f"{kind} has φ = identity for {question.question_type}; not an equivariance edit")
         try:
             target = verify_law(data, proposal.data, question, transform)
@@ -248,15 +253,15 @@ def _make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Ge
     return None
 
 
-def _suite(question_type: str, kinds: tuple[str, ...]) -> tuple[str, ...]:
-    applicable = QUESTION_TYPES[question_type].edits
-    return tuple(k for k in EDIT_TYPES if k in kinds and k in applicable)
+def _suite(question_type: str, suite: str) -> tuple[str, ...]:
+    """The registered edits of the instance set ``suite`` that apply to the question type."""
+    return tuple(k for k in registry.suite_edits(suite) if registry.edit_type(k).applies_to(question_type))
 
 
-def _build(rng: np.random.Generator, family: Family, question_type: str, kinds: tuple[str, ...],
+def _build(rng: np.random.Generator, family: Family, question_type: str, suite_name: str,
            categories: int | None) -> tuple[ChartData, Question, tuple[Edit, ...]]:
     """Draw data and question until every edit of the suite passes controls and the law."""
-    suite = _suite(question_type, kinds)
+    suite = _suite(question_type, suite_name)
     for _ in range(MAX_ATTEMPTS):
         data = sample_chart(family, rng, categories)
         if not chart_has_min_gaps(data):
@@ -303,7 +308,7 @@ def generate_instance(seed: int, index: int) -> Instance:
     """
     seed, index = _check_int(seed, "seed", 0), _check_int(index, "index", 0)
     family, slot, question_type = template_of(index)
-    data, question, edits = _build(_rng(seed, index), family, question_type, MAIN_SUITE, None)
+    data, question, edits = _build(_rng(seed, index), family, question_type, registry.MAIN, None)
     return _instance(seed, index, f"{family.value}-{slot:03d}", family, question_type, data, question, edits)
 
 
@@ -324,7 +329,7 @@ def generate_matched_instance(seed: int, index: int) -> Instance:
     family = FAMILIES[index % len(FAMILIES)]
     question_type = MATCHED_QUESTION_TYPES[(index // len(FAMILIES)) % len(MATCHED_QUESTION_TYPES)]
     rng = _rng(seed, MATCHED_STREAM, index)
-    data, question, edits = _build(rng, family, question_type, MATCHED_SUITE, MATCHED_CATEGORIES)
+    data, question, edits = _build(rng, family, question_type, registry.MATCHED, MATCHED_CATEGORIES)
     return _instance(seed, index, f"mc-{index:03d}", family, question_type, data, question, edits)
 
 

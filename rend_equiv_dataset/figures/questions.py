@@ -1,13 +1,10 @@
-"""Question templates: text, exact answer a*(D, q), answer type and the edits that apply.
+"""Question templates: text, exact answer a*(D, q) and answer type.
 
 One small table, :data:`QUESTION_TYPES`, keyed by question type. Each entry
-says how to pose the question on a chart, how to compute its exact answer
-from any chart data (the base or an edited one), and — the applicability
-table of DESIGN §3.3 — which edits g are equivariance edits for it and what
-their answer-transform φ_g is. An edit whose φ_g would be the identity for
-the question (scale on argmax, offset on a difference, delete_max on argmin)
-is simply not listed: it is not an equivariance edit for that question.
-``zoom`` (φ = identity) is the invariance control every question carries.
+says how to pose the question on a chart and how to compute its exact answer
+from any chart data (the base or an edited one). Which edits apply to a
+question type, and their answer-transform φ_g, is said by each edit's class
+(:mod:`rend_equiv_dataset.figures.edits.registry`).
 
 A question names categories by label, so its answer on edited data is found
 by label: after a swap of two labels, "Which has the higher exports, France
@@ -34,7 +31,7 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.transforms import IDENTITY, Affine, Answer, LabelMap, Transform
+from rend_equiv_dataset.transforms import Answer
 
 
 @dataclass(frozen=True)
@@ -115,42 +112,6 @@ def _share(data: ChartData, q: Question) -> float:
     return 100.0 * _value(data, q) / sum(data.values(q.series))
 
 
-# --- answer-transforms φ_g per (question type, edit) -----------------------------------------
-# Each takes (base data, question, edit params) and returns φ_g; paper §3 Eq. 1, DESIGN §3.3.
-
-PhiRule = Callable[[ChartData, Question, Mapping[str, Any]], Transform]
-
-
-def _phi_zoom(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    return IDENTITY
-
-
-def _phi_scale(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    return Affine(p["factor"], 0.0)
-
-
-def _phi_offset(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    return Affine(1.0, p["delta"])
-
-
-def _phi_offset_sum(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    return Affine(1.0, len(data.categories) * p["delta"])
-
-
-def _phi_delete_max_label(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    ranked = sorted(zip(data.values(q.series), data.categories), reverse=True)
-    return LabelMap.from_pairs({ranked[0][1]: ranked[1][1]})
-
-
-def _phi_delete_max_share(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    total = sum(data.values(q.series))
-    return Affine(total / (total - max(data.values(q.series))), 0.0)
-
-
-def _phi_relabel(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
-    return LabelMap.from_pairs(dict(p["map"]))
-
-
 @dataclass(frozen=True)
 class QuestionType:
     """One row of the question table.
@@ -161,7 +122,6 @@ class QuestionType:
         n_categories: how many categories the question names (0, 1 or 2).
         template: text template with ``{quantity}``, ``{noun}``, ``{nouns}``, ``{a}``, ``{b}``, ``{ser}``.
         answer: a*(D, q).
-        edits: edit type -> φ_g rule, for the edits that are equivariance edits here (plus zoom).
         families: chart families the question is asked on.
     """
 
@@ -170,7 +130,6 @@ class QuestionType:
     n_categories: int
     template: str
     answer: Callable[[ChartData, Question], Answer]
-    edits: Mapping[str, PhiRule]
     families: frozenset[Family]
 
 
@@ -180,21 +139,16 @@ _SERIES = frozenset(Family) - {Family.PIE}
 QUESTION_TYPES: dict[str, QuestionType] = {
     t.name: t
     for t in (
-        QuestionType("value", "number", 1, "What is the value of {quantity} for {a}{ser}{unit}?",
-                     _value, {"scale": _phi_scale, "offset": _phi_offset, "zoom": _phi_zoom}, _SERIES),
-        QuestionType("difference", "number", 2, "By how much does the value of {quantity} for {a} exceed that for {b}{ser}{unit}?",
-                     _difference, {"scale": _phi_scale, "zoom": _phi_zoom}, _SERIES),
-        QuestionType("sum", "number", 0, "What is the total {quantity} across all {nouns}{ser}{unit}?",
-                     _sum, {"scale": _phi_scale, "offset": _phi_offset_sum, "zoom": _phi_zoom}, _SERIES),
-        QuestionType("argmax", "label", 0, "Which {noun} has the highest {quantity}{ser}?",
-                     _argmax, {"delete_max": _phi_delete_max_label, "swap": _phi_relabel,
-                               "cycle": _phi_relabel, "zoom": _phi_zoom}, _ALL),
-        QuestionType("argmin", "label", 0, "Which {noun} has the lowest {quantity}{ser}?",
-                     _argmin, {"swap": _phi_relabel, "cycle": _phi_relabel, "zoom": _phi_zoom}, _ALL),
-        QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?",
-                     _compare, {"swap": _phi_relabel, "zoom": _phi_zoom}, _ALL),
+        QuestionType("value", "number", 1, "What is the value of {quantity} for {a}{ser}{unit}?", _value, _SERIES),
+        QuestionType("difference", "number", 2,
+                     "By how much does the value of {quantity} for {a} exceed that for {b}{ser}{unit}?",
+                     _difference, _SERIES),
+        QuestionType("sum", "number", 0, "What is the total {quantity} across all {nouns}{ser}{unit}?", _sum, _SERIES),
+        QuestionType("argmax", "label", 0, "Which {noun} has the highest {quantity}{ser}?", _argmax, _ALL),
+        QuestionType("argmin", "label", 0, "Which {noun} has the lowest {quantity}{ser}?", _argmin, _ALL),
+        QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?", _compare, _ALL),
         QuestionType("share", "number", 1, "What percentage of the total {quantity} does {a} account for?",
-                     _share, {"delete_max": _phi_delete_max_share, "zoom": _phi_zoom}, frozenset({Family.PIE})),
+                     _share, frozenset({Family.PIE})),
     )
 }
 """The question table (DESIGN §3.1, §3.3). Keys are the question types."""
@@ -203,11 +157,6 @@ QUESTION_TYPES: dict[str, QuestionType] = {
 def answer(data: ChartData, question: Question) -> Answer:
     """The exact answer a*(D, q) of ``question`` on ``data``."""
     return QUESTION_TYPES[question.question_type].answer(data, question)
-
-
-def transform_for(edit_type: str, data: ChartData, question: Question, params: Mapping[str, Any]) -> Transform:
-    """φ_g for edit ``edit_type`` with ``params`` on base ``data`` (KeyError if it does not apply)."""
-    return QUESTION_TYPES[question.question_type].edits[edit_type](data, question, params)
 
 
 def _plural(noun: str) -> str:

@@ -10,8 +10,6 @@ stored and resumed by :mod:`~rend_equiv_dataset.harness.store`.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,8 @@ from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness import prompts
 from rend_equiv_dataset.harness.provenance import dataset_fingerprint, model_revision, run_key
-from rend_equiv_dataset.harness.renderings import decode_image, load_renderings
+from rend_equiv_dataset.figures.release.read import decode_image, load_rendering_images
+from rend_equiv_dataset.harness.resumable import check_model_argument, error_record, run_resumable
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
 from rend_equiv_dataset.harness.types import Completion, ErrorInfo, GenerationSettings, Model, Request
@@ -58,46 +57,43 @@ class FigureRun:
         }
 
 
-def check_model_argument(model: str) -> None:
-    """A path-like ``--model`` must exist; a Hub id (``org/name``) is left to the backend."""
-    looks_like_path = model.startswith((".", "/", "~")) or model.count("/") > 1
-    if looks_like_path and not Path(model).expanduser().is_dir():
-        raise InputError(f"no model folder at {model!r}", field="--model")
+def _renderings(data_dir: Path) -> Any:
+    if not data_dir.is_dir():
+        raise InputError("is not a folder", file=data_dir, field="--data")
+    try:
+        return load_rendering_images(data_dir)
+    except InputError as err:
+        raise InputError(f"{err.message}; build a release with `rend-equiv build`", file=err.file or data_dir,
+                         line=err.line, field=err.field or "--data") from None
 
 
 def run_figures(run: FigureRun) -> int:
     """Run (or resume) ``run``; returns the exit status."""
-    check_model_argument(run.model)
+    check_model_argument(run.model, run.revision)
     ctx = process_context(run.shard)
-    table = load_renderings(run.data)
+    table = _renderings(Path(run.data))
     if run.limit is not None:
         table = table.select(range(min(run.limit, len(table))))
     all_ids: list[str] = list(table["render_id"])
+    row_of = {rid: i for i, rid in enumerate(all_ids)}
     fields = run.key_fields()
     meta = {**fields, "dataset_fingerprint": dataset_fingerprint(run.data), "package_version": __version__}
     store = RunStore(run.out, meta=meta, key=run_key(fields))
-    store.open(rank=ctx.rank)
-    try:
-        return _run_locked(run, ctx, table, all_ids, store)
-    finally:
-        store.close()
 
+    def answer(model: Model, batch: list[str]) -> list[dict[str, Any]]:
+        return _records(run, table.select([row_of[rid] for rid in batch]), model)
 
-def _run_locked(run: FigureRun, ctx: ProcessContext, table: Any, all_ids: list[str], store: RunStore) -> int:
-    mine = ctx.split(all_ids)
-    done = store.done_ids(retry_errors=run.retry_errors)
-    pending = [rid for rid in mine if rid not in done]
-    if pending:
-        options = dict(run.backend_options)
-        model = _load(run, ctx, options)
-        _answer(run, ctx, table, pending, len(mine), model, store)
-    ctx.barrier()
+    result = run_resumable(store, all_ids, answer, load_model=lambda: _load(run, ctx, dict(run.backend_options)),
+                           ctx=ctx, batch_size=run.batch_size, retry_errors=run.retry_errors,
+                           merge=run.shard is None, unit="render")
+    if result.answered:
+        _print_speed(ctx, result.answered, result.seconds)
     if run.shard is not None:
         print(f"shard {ctx.rank}/{ctx.world} done; merge with the same command without --shard", file=sys.stderr)
         return 0
-    if not ctx.is_main:
+    if result.merged is None:
         return 0
-    return _report(store.merge(all_ids), run.out)
+    return _report(result.merged, run.out)
 
 
 def _load(run: FigureRun, ctx: ProcessContext, options: dict[str, Any]) -> Model:
@@ -108,27 +104,6 @@ def _load(run: FigureRun, ctx: ProcessContext, options: dict[str, Any]) -> Model
     )
 
 
-def _answer(
-    run: FigureRun, ctx: ProcessContext, table: Any, pending: list[str], total: int, model: Model, store: RunStore
-) -> None:
-    from tqdm.auto import tqdm
-
-    row_of = {rid: i for i, rid in enumerate(table["render_id"])}
-    writer = store.writer(ctx.rank)
-    started = time.perf_counter()
-    bar = tqdm(total=total, initial=total - len(pending), desc=f"process {ctx.rank}", position=ctx.rank, unit="render")
-    try:
-        for chunk in _chunks(pending, run.batch_size):
-            rows = table.select([row_of[rid] for rid in chunk])
-            for record in _records(run, rows, model):
-                writer.append(record)
-                bar.update(1)
-    finally:
-        writer.close()
-        bar.close()
-    _print_speed(ctx, bar.n - (total - len(pending)), time.perf_counter() - started)
-
-
 def _print_speed(ctx: ProcessContext, answered: int, seconds: float) -> None:
     """This process's answering speed (model loading excluded) and, on a GPU, its peak memory."""
     line = f"process {ctx.rank}: {answered} renderings in {seconds:.1f} s ({answered / max(seconds, 1e-9):.2f} renderings/s)"
@@ -137,11 +112,6 @@ def _print_speed(ctx: ProcessContext, answered: int, seconds: float) -> None:
 
         line += f", peak GPU memory {torch.cuda.max_memory_allocated() / 2**30:.1f} GiB"
     print(line, file=sys.stderr)
-
-
-def _chunks(items: list[str], size: int) -> Iterator[list[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
 
 
 def _records(run: FigureRun, rows: Any, model: Model) -> list[dict[str, Any]]:
@@ -181,7 +151,7 @@ def _requests_for(run: FigureRun, row: dict[str, Any], image: Any) -> list[Reque
 def _record(run: FigureRun, rid: str, failure: ErrorInfo | None, done: list[Completion]) -> dict[str, Any]:
     failure = failure or next((c.error for c in done if c.error is not None), None)
     if failure is not None:
-        return {"render_id": rid, "error": {"class": failure.error_class, "message": failure.message}}
+        return error_record("render_id", rid, failure)
     main, perturbed = done[0], done[1:]
     record: dict[str, Any] = {"render_id": rid, "output": main.text}
     if run.settings.logprobs:

@@ -11,8 +11,8 @@
   response`` whose first line ``panel build --judges`` parses. One file per
   judge model; concatenate them for a panel.
 
-The prompts live with the verdict parser in :mod:`rend_equiv_dataset.panels.judges`
-(one home); this module runs them with the same interface, sharding and resume
+The prompts live with every other prompt in :mod:`rend_equiv_dataset.harness.prompts`
+and the replies are read by :mod:`rend_equiv_dataset.panels.judges`; this module runs them with the same interface, sharding and resume
 store as the figure run. The inputs' fingerprint is part of the run key, so
 verdicts on changed candidates are never reused.
 """
@@ -28,9 +28,11 @@ from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.harness.provenance import model_revision, run_key
+from rend_equiv_dataset.harness import prompts
+from rend_equiv_dataset.harness.resumable import check_model_argument, error_record, run_resumable
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import RunStore
-from rend_equiv_dataset.harness.types import Completion, GenerationSettings, Request
+from rend_equiv_dataset.harness.types import Completion, GenerationSettings, Model, Request
 
 
 @dataclass(frozen=True)
@@ -89,9 +91,7 @@ def run_text_jobs(
     to_record: Callable[[TextJob, str], dict[str, Any]],
 ) -> int:
     """Answer every job (resuming), then merge the output ordered by id; returns the exit status."""
-    from rend_equiv_dataset.harness.figure_run import check_model_argument
-
-    check_model_argument(run.model)
+    check_model_argument(run.model, run.revision)
     ctx = process_context(run.shard)
     revision = model_revision(run.model, run.revision)
     fields = {
@@ -100,64 +100,41 @@ def run_text_jobs(
         "name": run.name,
         "revision": revision,
         "backend": run.backend,
-        "prompt_template_hash": hashlib.sha256(template.encode()).hexdigest()[:16],
+        "prompt_template_hash": prompts.prompt_hash(template),
         "generation": run.settings().to_dict(),
         "inputs_fingerprint": inputs,
     }
     store = RunStore(run.out, {**fields, "package_version": __version__}, run_key(fields), id_field, inline_meta=False)
-    store.open(rank=ctx.rank)
-    try:
-        return _run(run, ctx, store, jobs, to_record)
-    finally:
-        store.close()
-
-
-def _run(
-    run: PanelRun,
-    ctx: ProcessContext,
-    store: RunStore,
-    jobs: list[TextJob],
-    to_record: Callable[[TextJob, str], dict[str, Any]],
-) -> int:
-    from tqdm.auto import tqdm
-
     by_id = {job.job_id: job for job in jobs}
-    mine = ctx.split(list(by_id))
-    done = store.done_ids(retry_errors=run.retry_errors)
-    pending = [jid for jid in mine if jid not in done]
-    if pending:
-        from rend_equiv_dataset.harness.backends import load_model
+    settings = run.settings()
 
-        options = {"images_per_prompt": 0} if run.backend == "vllm" else {}
-        model = load_model(
-            run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size, **options
-        )
-        writer = store.writer(ctx.rank)
-        bar = tqdm(total=len(mine), initial=len(mine) - len(pending), desc=f"process {ctx.rank}", position=ctx.rank)
-        settings = run.settings()
-        try:
-            for start in range(0, len(pending), run.batch_size):
-                chunk = [by_id[jid] for jid in pending[start : start + run.batch_size]]
-                answers = model.generate([Request(j.job_id, j.prompt, (), settings) for j in chunk])
-                for job, answer in zip(chunk, answers):
-                    writer.append(_record(run, store.id_field, job, answer, to_record))
-                    bar.update(1)
-        finally:
-            writer.close()
-            bar.close()
-    ctx.barrier()
-    if run.shard is not None or not ctx.is_main:
+    def answer(model: Model, batch: list[str]) -> list[dict[str, Any]]:
+        chunk = [by_id[jid] for jid in batch]
+        replies = model.generate([Request(j.job_id, j.prompt, (), settings) for j in chunk])
+        return [_record(run, id_field, job, reply, to_record) for job, reply in zip(chunk, replies)]
+
+    result = run_resumable(store, list(by_id), answer, load_model=lambda: _load(run, ctx), ctx=ctx,
+                           batch_size=run.batch_size, retry_errors=run.retry_errors, merge=run.shard is None)
+    if result.merged is None:
         return 0
-    result = store.merge(list(by_id))
-    print(f"{result.answered} {run.kind} replies -> {run.out}", file=sys.stderr)
-    if result.errors:
-        print(f"{len(result.errors)} failed (see {result.errors_path}); rerun with --retry-errors", file=sys.stderr)
+    print(f"{result.merged.answered} {run.kind} replies -> {run.out}", file=sys.stderr)
+    if result.merged.errors:
+        print(f"{len(result.merged.errors)} failed (see {result.merged.errors_path}); rerun with --retry-errors",
+              file=sys.stderr)
     return 0
+
+
+def _load(run: PanelRun, ctx: ProcessContext) -> Model:
+    from rend_equiv_dataset.harness.backends import load_model
+
+    options = {"images_per_prompt": 0} if run.backend == "vllm" else {}
+    return load_model(run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size,
+                      **options)
 
 
 def _record(
     run: PanelRun, id_field: str, job: TextJob, answer: Completion, to_record: Callable[[TextJob, str], dict[str, Any]]
 ) -> dict[str, Any]:
     if answer.error is not None:
-        return {id_field: job.job_id, "error": {"class": answer.error.error_class, "message": answer.error.message}}
+        return error_record(id_field, job.job_id, answer.error)
     return to_record(job, run.reply(answer))

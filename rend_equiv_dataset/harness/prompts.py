@@ -1,4 +1,11 @@
-"""Every prompt the figure-reading harness sends, in one place (paper §6).
+"""Every prompt the package sends to a model, in one place.
+
+- Figure reading (paper §6): :func:`figure_prompt` and the rewordings of
+  :func:`perturbed_questions`;
+- digitizing a chart into a table (the real-figure pilot): :data:`DIGITIZE_PROMPT`;
+- code-judge panels: the blind judge prompt (:func:`build_judge_prompt`) and
+  the solver prompt (:func:`build_solver_prompt`); their replies are read by
+  :mod:`rend_equiv_dataset.panels.judges`.
 
 The figure prompt asks the chart question and asks for a bare answer, so the
 scorer's parser (DESIGN §3.5) sees a number or a label. The perturbation
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Protocol
 
 ANSWER_INSTRUCTION = "Answer with a single number or a single label from the chart, and nothing else."
 
@@ -37,6 +45,52 @@ PERTURBATION_TEMPLATES: tuple[str, ...] = (
     "Question about the image: {question}",
     "{question} Read the answer off the chart.",
 )
+
+
+DIGITIZE_PROMPT = (
+    "Transcribe the data of this chart as a table. Answer with the table only, in this format:\n"
+    "TITLE: <the chart title>\n"
+    "| <category axis title> | <series 1 name (unit)> | <series 2 name (unit)> |\n"
+    "| --- | --- | --- |\n"
+    "| <category 1> | <number> | <number> |\n"
+    "One row per category (bar, slice, x tick or point), one column per series, "
+    "numbers without units in the cells; put units in the header in parentheses."
+)
+
+
+class _HasPrompt(Protocol):
+    prompt: str
+    entry_point: str
+
+
+JUDGE_TEMPLATE = """\
+You are reviewing a candidate solution to a programming problem.
+Decide whether the code is a correct and complete solution for every valid input.
+You cannot run the code.
+
+Answer format: the FIRST line of your reply must be exactly one word,
+CORRECT or INCORRECT. You may explain your reasoning after that line.
+
+## Problem
+
+{problem}
+
+## Candidate solution
+
+```python
+{code}
+```
+"""
+
+SOLVER_TEMPLATE = """\
+Complete the following Python function `{entry_point}`.
+Return the whole function (with any imports and helpers it needs) in one
+```python fenced block, and nothing that runs at import time besides definitions.
+
+```python
+{prompt}
+```
+"""
 
 
 def figure_prompt(question: str) -> str:
@@ -60,3 +114,35 @@ def template_hash(*extra: str) -> str:
     """A short hash of every template in use (plus ``extra`` texts, e.g. a judge prompt)."""
     payload = json.dumps([FIGURE_TEMPLATE, list(PERTURBATION_TEMPLATES), list(extra)])
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def prompt_hash(*texts: str) -> str:
+    """A short hash of one run's prompt template(s), for its resume key.
+
+    >>> prompt_hash(JUDGE_TEMPLATE) == prompt_hash(JUDGE_TEMPLATE) != prompt_hash(SOLVER_TEMPLATE)
+    True
+    """
+    return hashlib.sha256("".join(texts).encode()).hexdigest()[:16]
+
+
+def build_judge_prompt(problem: _HasPrompt, code: str) -> str:
+    """The blind judge prompt: problem statement and code only (paper §4).
+
+    >>> from types import SimpleNamespace
+    >>> p = SimpleNamespace(prompt="def f(x):\\n    '''Return x + 1.'''\\n", entry_point="f")
+    >>> text = build_judge_prompt(p, "def f(x):\\n    return x + 1\\n")
+    >>> "FIRST line" in text and "return x + 1" in text and "assert" not in text
+    True
+    """
+    return JUDGE_TEMPLATE.format(problem=problem.prompt.strip("\n"), code=code.strip("\n"))
+
+
+def build_solver_prompt(problem: _HasPrompt) -> str:
+    """The solver prompt: the problem's prompt (signature and docstring).
+
+    >>> from types import SimpleNamespace
+    >>> p = SimpleNamespace(prompt="def f(x):\\n    '''Return x + 1.'''\\n", entry_point="f")
+    >>> "`f`" in build_solver_prompt(p)
+    True
+    """
+    return SOLVER_TEMPLATE.format(entry_point=problem.entry_point, prompt=problem.prompt.strip("\n"))

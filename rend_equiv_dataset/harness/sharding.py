@@ -92,6 +92,11 @@ def process_context(shard: tuple[int, int] | None = None) -> ProcessContext:
     return ProcessContext(0, 1, _default_device(), list, _no_barrier)
 
 
+def single_process(device: str = "cpu") -> ProcessContext:
+    """A one-process context that imports nothing (a run that never shards, or a test)."""
+    return ProcessContext(0, 1, device, list, _no_barrier)
+
+
 def _default_device() -> str:
     import torch
 

@@ -43,13 +43,13 @@ import fcntl
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import ECHO_CHARS, atomic_write_text, check_output_file, echo, cut_torn_tail, file_mode, jsonl_rows, read_json
 
 KEY_FIELD = "run_key"
 PART_GLOB = "part-*.jsonl"
@@ -73,34 +73,9 @@ def read_jsonl_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield (line number, object) of a JSONL file, dropping a torn (unterminated) last line.
 
     A line in the middle that is not a JSON object is corruption, not a torn
-    write, and raises :class:`InputError`.
+    write, and raises :class:`InputError` (see :func:`rend_equiv_dataset.io.jsonl_rows`).
     """
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    for number, raw in enumerate(lines[:-1], start=1):  # lines[-1] is b"" or a torn tail
-        if not raw.strip():
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError as err:
-            raise InputError(f"expected a JSON object, got {raw[:60]!r} ({err})", file=path, line=number)
-        if not isinstance(obj, dict):
-            raise InputError(f"expected a JSON object, got {type(obj).__name__}", file=path, line=number)
-        yield number, obj
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file next to ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    return jsonl_rows(path, drop_torn_tail=True)
 
 
 class PartWriter:
@@ -109,8 +84,8 @@ class PartWriter:
     def __init__(self, path: Path, key: str) -> None:
         self.path = path
         self.key = key
-        _cut_torn_tail(path)
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        cut_torn_tail(path)
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, file_mode())
 
     def append(self, record: dict[str, Any]) -> None:
         line = json.dumps({**record, KEY_FIELD: self.key}, ensure_ascii=False) + "\n"
@@ -118,16 +93,6 @@ class PartWriter:
 
     def close(self) -> None:
         os.close(self._fd)
-
-
-def _cut_torn_tail(path: Path) -> None:
-    """Truncate ``path`` after its last newline (a torn line left by a kill)."""
-    if not path.exists():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with open(path, "r+b") as handle:
-            handle.truncate(data.rfind(b"\n") + 1)
 
 
 @dataclass
@@ -163,8 +128,7 @@ class RunStore:
 
         Then take this process's lock (``rank``), released by :meth:`close` or at exit.
         """
-        if not self.out.parent.is_dir():
-            raise InputError("the output's folder does not exist", file=self.out.parent, field="--out")
+        check_output_file(self.out)
         self._check_output()
         self.parts.mkdir(exist_ok=True)
         run_file = self.parts / "run.json"
@@ -176,7 +140,7 @@ class RunStore:
 
     def _lock(self, rank: int) -> None:
         path = self.parts / f"lock-{rank:05d}"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, file_mode())
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -225,11 +189,13 @@ class RunStore:
 
     def _check_meta(self, obj: dict[str, Any], where: Path) -> None:
         theirs = obj.get("meta", {})
+        if not isinstance(theirs, dict):
+            raise InputError(f"expected an object, got {type(theirs).__name__}", file=where, field="meta")
         if theirs.get(KEY_FIELD) == self.key:
             return
         differ = [k for k in sorted(set(theirs) | set(self.meta)) if theirs.get(k) != self.meta.get(k)]
         shown = [d for d in differ if d != KEY_FIELD] or [KEY_FIELD]
-        detail = "; ".join(f"{k}: {theirs.get(k)!r} there, {self.meta.get(k)!r} now" for k in shown[:3])
+        detail = "; ".join(f"{k[:ECHO_CHARS]}: {echo(theirs.get(k))} there, {echo(self.meta.get(k))} now" for k in shown[:3])
         raise InputError(
             f"holds outputs of another model or settings ({detail}); "
             "choose another --out or remove it (and its .parts folder)",
@@ -311,10 +277,7 @@ class RunStore:
 
 
 def _load_json(path: Path) -> dict[str, Any]:
-    try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as err:
-        raise InputError(f"expected JSON ({err})", file=path)
+    obj = read_json(path)
     if not isinstance(obj, dict):
-        raise InputError("expected a JSON object", file=path)
+        raise InputError(f"expected a JSON object, got {type(obj).__name__}", file=path)
     return obj

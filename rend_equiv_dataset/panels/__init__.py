@@ -4,7 +4,7 @@
 - :mod:`.candidates` — candidate files and mutants of the canonical solutions;
 - :mod:`.sandbox` — isolated execution, one pass/fail per assertion;
 - :mod:`.judges` — simulated correlated judges and judge verdict files;
-- :mod:`.signals` — the execution signal at a coverage level;
+- :mod:`.execution_signal` — the execution signal at a coverage level;
 - :mod:`.build`, :mod:`.records` — writing and reading panel records;
 - :mod:`.metrics` — margins, pivotal gains, gating, effective votes, the panel report.
 """

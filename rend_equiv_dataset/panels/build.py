@@ -24,7 +24,7 @@ import numpy as np
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.candidates.mutants import Candidate
-from rend_equiv_dataset.panels.signals import (
+from rend_equiv_dataset.panels.execution_signal import (
     COVERAGE_LEVELS,
     MAIN_COVERAGES,
     prefix_signal,
@@ -33,11 +33,12 @@ from rend_equiv_dataset.panels.signals import (
     subset_rng,
 )
 from rend_equiv_dataset.panels.problems import Problem, ProblemSet
+from rend_equiv_dataset.panels.records import Status
 
 JUDGE_SOURCES = ("model", "file", "simulated")
 RECORD_FIELDS = ("problem_id", "benchmark", "candidate_id", "solver", "code", "assertions_passed", "status", "label",
                  "votes", "judges", "judge_source")
-EXTRA_FIELDS = ("operator", "judge_lines", "danger")
+EXTRA_FIELDS = ("operator", "judge_lines", "danger", "isolation")
 
 
 def code_sha(code: str) -> str:
@@ -57,23 +58,14 @@ def read_results(path: Path) -> dict[str, dict[str, Any]]:
 
     A later line for the same candidate wins. A malformed complete line is an error.
     """
+    from rend_equiv_dataset.io import cut_torn_tail, jsonl_rows
+
     if not path.exists():
         return {}
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        cut = data.rfind(b"\n") + 1
-        with path.open("r+b") as handle:
-            handle.truncate(cut)
-        data = data[:cut]
+    cut_torn_tail(path)
     done: dict[str, dict[str, Any]] = {}
-    for number, raw in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            row = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise InputError(f"corrupt result line: {err.msg}", file=str(path), line=number) from None
-        if not isinstance(row, dict) or not isinstance(row.get("candidate_id"), str):
+    for number, row in jsonl_rows(path):
+        if not isinstance(row.get("candidate_id"), str):
             raise InputError("expected an object with candidate_id", file=str(path), line=number, field="candidate_id")
         done[row["candidate_id"]] = row
     return done
@@ -93,6 +85,7 @@ def result_row(problem: Problem, candidate: Candidate, run: Any) -> dict[str, An
         "status": run.status.value,
         "label": run.label,
         "danger": list(run.danger),
+        "isolation": run.isolation,
         "seconds": round(run.seconds, 6),
         "detail": run.detail,
     }
@@ -105,8 +98,19 @@ def execute(
     *,
     sandbox: Any = None,
     progress: bool = True,
+    allow_weak: bool = False,
+    jobs: int = 1,
 ) -> list[dict[str, Any]]:
-    """Run every candidate once (resuming from ``results_path``); rows in candidate order."""
+    """Run every candidate once (resuming from ``results_path``); rows in candidate order.
+
+    Each row records the isolation mode it ran under. Without bubblewrap this refuses
+    (:class:`InputError`) unless ``allow_weak`` (see :func:`~rend_equiv_dataset.panels.sandbox.choose_isolation`).
+    ``jobs`` > 1 runs that many sandboxes side by side (the memory budget split among
+    them); the file's lines are then in the order runs finish, the rows returned still in
+    candidate order.
+    """
+    import threading
+
     from tqdm import tqdm
 
     from rend_equiv_dataset.panels.sandbox import Sandbox
@@ -114,22 +118,49 @@ def execute(
     done = read_results(results_path)
     todo = [c for c in candidates if done.get(c.candidate_id, {}).get("code_sha") != code_sha(c.code)]
     own = sandbox is None
-    box = Sandbox() if own else sandbox
+    jobs = max(1, min(jobs, len(todo))) if own else 1
+    boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)] if own else [sandbox]
+    lock, queue = threading.Lock(), iter(todo)
+    errors: list[BaseException] = []
     try:
+        if todo:
+            for box in boxes:
+                box.start()  # a refusal comes before any work
         with results_path.open("a", encoding="utf-8") as out, tqdm(
             total=len(candidates), initial=len(candidates) - len(todo), disable=not progress,
             desc="executing candidates", unit="cand",
         ) as bar:
-            for candidate in todo:
-                problem = problems[candidate.problem_id]
-                row = result_row(problem, candidate, box.run(problem, candidate.code))
-                out.write(json.dumps(row) + "\n")
-                out.flush()
-                done[candidate.candidate_id] = row
-                bar.update(1)
+            def work(box: Any) -> None:
+                try:
+                    while True:
+                        with lock:
+                            candidate = next(queue, None)
+                        if candidate is None or errors:
+                            return
+                        problem = problems[candidate.problem_id]
+                        row = result_row(problem, candidate, box.run(problem, candidate.code))
+                        with lock:
+                            out.write(json.dumps(row) + "\n")
+                            out.flush()
+                            done[candidate.candidate_id] = row
+                            bar.update(1)
+                except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
+                    errors.append(err)
+
+            if len(boxes) == 1:
+                work(boxes[0])
+            else:
+                threads = [threading.Thread(target=work, args=(box,), daemon=True) for box in boxes]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+            if errors:
+                raise errors[0]
     finally:
         if own:
-            box.close()
+            for box in boxes:
+                box.close()
     return [done[c.candidate_id] for c in candidates]
 
 
@@ -143,7 +174,7 @@ def make_records(
     judge_lines: Sequence[Sequence[str]],
     judge_source: str,
 ) -> list[dict[str, Any]]:
-    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``."""
+    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
     if judge_source not in JUDGE_SOURCES:
         raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
     records = []
@@ -163,22 +194,30 @@ def make_records(
             "operator": row.get("operator", ""),
             "judge_lines": list(lines),
             "danger": list(row.get("danger", [])),
+            "isolation": str(row.get("isolation", "")),
         })
     return records
 
 
 def summarize(records: Sequence[dict[str, Any]], *, seed: int = 0) -> dict[str, Any]:
-    """Counts, label base rate and signal accuracy at each coverage (prefix, and random subset)."""
+    """Counts, label base rate and signal accuracy at each coverage (prefix, and random subset).
+
+    Signal accuracy leaves out ``infra_error`` runs: the sandbox did not run
+    them, so their pass vector says nothing about the candidate (and may be
+    empty). With no other run the accuracies are empty.
+    """
     labels = [r["label"] for r in records]
+    scored = [r for r in records if r["status"] != Status.INFRA_ERROR.value]
+    scored_labels = [r["label"] for r in scored]
     prefix = {
-        f"{c:.2f}": signal_accuracy(labels, [prefix_signal(r["assertions_passed"], c) for r in records])
+        f"{c:.2f}": signal_accuracy(scored_labels, [prefix_signal(r["assertions_passed"], c) for r in scored])
         for c in COVERAGE_LEVELS
-    }
+    } if scored else {}
     random_subset = {
-        f"{c:.2f}": signal_accuracy(labels, [
-            random_subset_signal(r["assertions_passed"], c, subset_rng(seed, r["candidate_id"], c)) for r in records])
+        f"{c:.2f}": signal_accuracy(scored_labels, [
+            random_subset_signal(r["assertions_passed"], c, subset_rng(seed, r["candidate_id"], c)) for r in scored])
         for c in MAIN_COVERAGES
-    }
+    } if scored else {}
     k = len(records[0]["votes"]) if records else 0
     votes = np.array([r["votes"] for r in records]) if records else np.zeros((0, 0))
     return {
@@ -187,6 +226,7 @@ def summarize(records: Sequence[dict[str, Any]], *, seed: int = 0) -> dict[str, 
         "by_benchmark": dict(sorted(Counter(r["benchmark"] for r in records).items())),
         "by_solver": dict(sorted(Counter(r["solver"] for r in records).items())),
         "by_status": dict(sorted(Counter(r["status"] for r in records).items())),
+        "infra_errors": len(records) - len(scored),
         "label_base_rate": float(np.mean(labels)) if labels else float("nan"),
         "signal_accuracy": prefix,
         "random_subset_signal_accuracy": random_subset,
@@ -217,6 +257,7 @@ def features() -> Any:
         "assertions_passed": datasets.List(datasets.Value("bool")), "status": string,
         "label": datasets.Value("int64"), "votes": datasets.List(datasets.Value("int64")), "judges": strings,
         "judge_source": string, "operator": string, "judge_lines": strings, "danger": strings,
+        "isolation": string,
     })
 
 
@@ -231,14 +272,14 @@ def write_release(
     """Write the Hub-ready folder (parquet per benchmark config + card + records.jsonl); returns the summary."""
     import datasets
 
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import hub, io
 
     summary = summarize(records, seed=int(provenance.get("seed", 0)))
     feats = features()
     groups: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         groups.setdefault(config_name(record["benchmark"]), []).append(record)
-    with hub.atomic_dir(out, overwrite=overwrite) as staging:
+    with io.atomic_dir(out, overwrite=overwrite) as staging:
         configs = {}
         for name, rows in sorted(groups.items()):
             table = {key: [row[key] for row in rows] for key in feats}
@@ -262,6 +303,7 @@ def _table(rows: Iterable[tuple[Any, ...]], header: tuple[str, ...]) -> str:
 def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[str, Any]) -> str:
     """The card's Markdown: what the records are, counts, base rate, signal accuracy by coverage."""
     excluded = "\n".join(f"- `{e.problem_id}`: {e.reason}" for e in problems.excluded) or "- none"
+    base_rate = "n/a" if summary["label_base_rate"] != summary["label_base_rate"] else f"{summary['label_base_rate']:.4f}"
     coverage = _table(((c, f"{a:.4f}") for c, a in summary["signal_accuracy"].items()), ("coverage c", "accuracy"))
     random_cov = _table(((c, f"{a:.4f}") for c, a in summary["random_subset_signal_accuracy"].items()),
                         ("coverage c", "accuracy"))
@@ -295,13 +337,15 @@ floor(c*|T| + 0.5))) assertions pass"; it is computed from `assertions_passed`.
 - by solver: {summary["by_solver"]}
 - by status: {summary["by_status"]}
 - candidates whose code matches a danger pattern: {summary["danger_flagged"]}
-- label base rate (share of candidates passing the full suite): {summary["label_base_rate"]:.4f}
+- label base rate (share of candidates passing the full suite): {base_rate}
 
 Problems excluded because their assertions could not be parsed:
 
 {excluded}
 
 ## Signal accuracy by coverage (first q assertions, source order)
+
+Runs with status `infra_error` ({summary["infra_errors"]} here) are left out: the sandbox did not run them.
 
 {coverage}
 

@@ -1,4 +1,7 @@
-"""Judge and solver prompts, the first-line verdict parser, code extraction.
+"""Reading judge and solver replies: the first-line verdict parser, code extraction.
+
+The prompts themselves are in :mod:`rend_equiv_dataset.harness.prompts` (every
+prompt in one module); they are re-exported here.
 
 Judges score a candidate blindly (paper §4): the prompt shows the problem
 statement and the candidate code only — no tests, no execution results, no
@@ -18,59 +21,17 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
+from rend_equiv_dataset.harness.prompts import JUDGE_TEMPLATE, SOLVER_TEMPLATE, build_judge_prompt, build_solver_prompt
 
-class _HasPrompt(Protocol):
-    prompt: str
-    entry_point: str
+__all__ = ["JUDGE_TEMPLATE", "SOLVER_TEMPLATE", "build_judge_prompt", "build_solver_prompt", "extract_code",
+           "first_line", "parse_verdict", "simulate_votes"]
 
-
-JUDGE_TEMPLATE = """\
-You are reviewing a candidate solution to a programming problem.
-Decide whether the code is a correct and complete solution for every valid input.
-You cannot run the code.
-
-Answer format: the FIRST line of your reply must be exactly one word,
-CORRECT or INCORRECT. You may explain your reasoning after that line.
-
-## Problem
-
-{problem}
-
-## Candidate solution
-
-```python
-{code}
-```
-"""
-
-SOLVER_TEMPLATE = """\
-Complete the following Python function `{entry_point}`.
-Return the whole function (with any imports and helpers it needs) in one
-```python fenced block, and nothing that runs at import time besides definitions.
-
-```python
-{prompt}
-```
-"""
 
 _VERDICT = re.compile(r"^[\s>*_#`\"'\[(]*(INCORRECT|CORRECT)\b", re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
-
-
-def build_judge_prompt(problem: _HasPrompt, code: str) -> str:
-    """The blind judge prompt: problem statement and code only (paper §4).
-
-    >>> from types import SimpleNamespace
-    >>> p = SimpleNamespace(prompt="def f(x):\\n    '''Return x + 1.'''\\n", entry_point="f")
-    >>> text = build_judge_prompt(p, "def f(x):\\n    return x + 1\\n")
-    >>> "FIRST line" in text and "return x + 1" in text and "assert" not in text
-    True
-    """
-    return JUDGE_TEMPLATE.format(problem=problem.prompt.strip("\n"), code=code.strip("\n"))
 
 
 def parse_verdict(text: str) -> int | None:
@@ -107,17 +68,6 @@ def first_line(text: str) -> str:
         if line.strip():
             return line.strip()
     return ""
-
-
-def build_solver_prompt(problem: _HasPrompt) -> str:
-    """The solver prompt: the problem's prompt (signature and docstring).
-
-    >>> from types import SimpleNamespace
-    >>> p = SimpleNamespace(prompt="def f(x):\\n    '''Return x + 1.'''\\n", entry_point="f")
-    >>> "`f`" in build_solver_prompt(p)
-    True
-    """
-    return SOLVER_TEMPLATE.format(entry_point=problem.entry_point, prompt=problem.prompt.strip("\n"))
 
 
 def extract_code(text: str) -> str:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import jsonl_rows
+from rend_equiv_dataset.io import jsonl_rows, parse_json
 
 MAX_UNROLL = 1000
 
@@ -436,10 +436,10 @@ def _decode_private(raw: str, path: Path, line: int) -> Any:
     if not raw:
         return []
     if raw.startswith("["):
-        return json.loads(raw)
+        return parse_json(raw, file=str(path), line=line, field="private_test_cases")
     try:
         data = _NoObjects(io.BytesIO(zlib.decompress(base64.b64decode(raw, validate=True)))).load()
-        return json.loads(data) if isinstance(data, str) else data
+        return parse_json(data, file=str(path), line=line, field="private_test_cases") if isinstance(data, str) else data
     except (ValueError, zlib.error, pickle.UnpicklingError, EOFError) as err:
         raise InputError(f"cannot decode private tests: {err}", file=str(path), line=line,
                          field="private_test_cases") from None
@@ -450,10 +450,10 @@ def _lcb_cases(row: dict[str, Any], path: Path, line: int) -> list[dict[str, Any
     for name in ("public_test_cases", "private_test_cases"):
         raw = row.get(name, "[]")
         if isinstance(raw, str):
-            try:
-                value = json.loads(raw) if name == "public_test_cases" else _decode_private(raw, path, line)
-            except json.JSONDecodeError as err:
-                raise InputError(f"not valid JSON: {err.msg}", file=str(path), line=line, field=name) from None
+            if name == "public_test_cases":
+                value = parse_json(raw, file=str(path), line=line, field=name)
+            else:
+                value = _decode_private(raw, path, line)
         else:
             value = raw
         if not isinstance(value, list):
@@ -473,10 +473,7 @@ def _lcb_problem(row: dict[str, Any], path: Path, line: int) -> Problem:
     if not isinstance(starter, str):
         raise InputError(f"expected str, got {type(starter).__name__}", file=str(path), line=line, field="starter_code")
     metadata = row.get("metadata", "{}")
-    try:
-        meta = json.loads(metadata) if isinstance(metadata, str) else metadata
-    except json.JSONDecodeError as err:
-        raise InputError(f"not valid JSON: {err.msg}", file=str(path), line=line, field="metadata") from None
+    meta = parse_json(metadata, file=str(path), line=line, field="metadata") if isinstance(metadata, str) else metadata
     if not isinstance(meta, dict):
         raise InputError("expected a JSON object", file=str(path), line=line, field="metadata")
     cases = _lcb_cases(row, path, line)
@@ -493,10 +490,10 @@ def _lcb_problem(row: dict[str, Any], path: Path, line: int) -> Problem:
         data = []
         for case in cases:
             try:
-                args = [json.loads(part) for part in case["input"].split("\n") if part.strip()]
-                expected = json.loads(case["output"])
-            except json.JSONDecodeError as err:
-                raise UnparseableTests(f"test input/output is not JSON: {err.msg}") from None
+                args = [parse_json(part) for part in case["input"].split("\n") if part.strip()]
+                expected = parse_json(case["output"])
+            except InputError as err:
+                raise UnparseableTests(f"test input/output is not JSON: {err.message}") from None
             data.append([args, expected])
         entry = f"Solution.{func}" if "class Solution" in starter else func
         assertions = tuple(Assertion(f"assert candidate(*_cases[{i}][0]) == _cases[{i}][1]") for i in range(len(data)))

@@ -7,7 +7,8 @@ Two forms are accepted, one per file:
   crash, infra_error}, ``label`` (1 = all assertions pass), ``votes``
   ([0|1] × k), ``judges`` ([str] × k), ``judge_source`` ∈ {model, file,
   simulated}; optionally the builder's ``judge_lines`` (each judge's raw
-  first line), ``operator`` (the mutation) and ``danger`` (scan flags); the
+  first line), ``operator`` (the mutation), ``danger`` (scan flags) and ``isolation``
+  (the sandbox mode); the
   signal is computed at a coverage level;
 * short — ``problem_id``, ``label``, ``votes``, ``signal`` (0|1), and an
   optional ``benchmark``.
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import enum
 import hashlib
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,7 @@ from pydantic import (
 )
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import echo, jsonl_rows, read_parquet
 
 
 
@@ -116,6 +117,7 @@ class FullRecord(BaseModel):
     judge_lines: list[StrictStr] | None = None
     operator: StrictStr | None = None
     danger: list[StrictStr] | None = None
+    isolation: StrictStr | None = None  # the sandbox's isolation mode
 
     _votes = field_validator("votes")(_check_votes)
 
@@ -202,21 +204,18 @@ def load_panel_records(source: str | Path) -> PanelRecords:
 def _fingerprint(files: Sequence[Path]) -> str:
     digest = hashlib.sha256()
     for file in files:
-        with open(file, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(chunk)
+        try:
+            with open(file, "rb") as handle:
+                for chunk in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(chunk)
+        except OSError as err:
+            raise InputError(f"cannot read: {err.strerror or err}", file=str(file)) from None
     return digest.hexdigest()
 
 
 def _jsonl_rows(path: Path) -> Iterator[tuple[str, int, Any]]:
-    with open(path, encoding="utf-8") as handle:
-        for number, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
-            try:
-                yield str(path), number, json.loads(text)
-            except json.JSONDecodeError as err:
-                raise InputError(f"not valid JSON ({err.msg} at column {err.colno})", file=str(path), line=number) from None
+    for number, row in jsonl_rows(path):
+        yield str(path), number, row
 
 
 def _parquet_files(folder: Path) -> list[Path]:
@@ -234,13 +233,8 @@ def _parquet_files(folder: Path) -> list[Path]:
 
 
 def _parquet_rows(folder: Path) -> Iterator[tuple[str, int, Any]]:
-    import pyarrow.parquet as pq
-
     for file in _parquet_files(folder):
-        try:
-            rows = pq.read_table(file).to_pylist()
-        except Exception as err:  # pyarrow raises several types for a damaged shard
-            raise InputError(f"cannot read parquet: {err}", file=str(file)) from None
+        rows = read_parquet(file).to_pylist()
         for number, row in enumerate(rows, start=1):
             yield str(file), number, {key: value for key, value in row.items() if value is not None}
 
@@ -252,7 +246,7 @@ def _validation_error(err: ValidationError, file: str, line: int) -> InputError:
     name += "".join(f"[{part}]" for part in loc[1:] if isinstance(part, int))
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] not in ("missing", "value_error", "extra_forbidden"):
-        message += f"; found {first['input']!r}"
+        message += f"; found {echo(first['input'])}"
     if first["type"] == "extra_forbidden":
         message = "is not a field of panel records (DESIGN §7.5)"
     return InputError(message, file=file, line=line, field=name)

@@ -26,13 +26,17 @@ from rend_equiv_dataset.theory.centralizers import (
 )
 from rend_equiv_dataset.theory.detection import (
     EDIT_TYPES,
+    THEORY_EDITS,
+    TheoryEdit,
     answer_distance,
     commutes,
     detection_probability,
     edit_transform,
     mixture,
+    register_theory_edit,
     suite_detection_probability,
     uniform_permutations,
+    unregister_theory_edit,
 )
 from rend_equiv_dataset.theory.permutations import (
     centralizer_order,
@@ -48,12 +52,15 @@ from rend_equiv_dataset.theory.suite import (
     SuiteAnalysis,
     Undetectable,
     analyze_suite,
+    applicable_edits,
     permutation_undetectable,
 )
 
 __all__ = [
     "EDIT_TYPES",
     "ENUMERATION_MAX_M",
+    "THEORY_EDITS",
+    "TheoryEdit",
     "AffineToleranceRegion",
     "AffineUndetectable",
     "ErrorClass",
@@ -62,6 +69,7 @@ __all__ = [
     "Undetectable",
     "affine_undetectable",
     "analyze_suite",
+    "applicable_edits",
     "answer_distance",
     "centralizer_order",
     "centralizer_order_of_type",
@@ -77,7 +85,9 @@ __all__ = [
     "joint_centralizer",
     "mixture",
     "permutation_undetectable",
+    "register_theory_edit",
     "suite_detection_probability",
     "to_label_map",
     "uniform_permutations",
+    "unregister_theory_edit",
 ]

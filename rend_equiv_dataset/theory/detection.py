@@ -35,18 +35,18 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from rend_equiv_dataset import schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.theory.affine import commutator_residual, commutes_exactly
 from rend_equiv_dataset.theory.centralizers import ENUMERATION_MAX_M, all_permutations
 from rend_equiv_dataset.theory.permutations import default_labels, to_label_map
 from rend_equiv_dataset.transforms import IDENTITY, Affine, Answer, Identity, LabelMap, Transform
 
-EDIT_TYPES: tuple[str, ...] = ("scale", "offset", "delete_max", "swap", "cycle", "zoom")
-"""The library's edits, named as in the generator (DESIGN §3.3)."""
-
-LABEL_EDITS: frozenset[str] = frozenset({"delete_max", "swap", "cycle"})
+EDIT_TYPES: tuple[str, ...] = schema.EDIT_TYPES
+"""The paper's edits, named as in the release. :data:`THEORY_EDITS` may hold more."""
 
 ErrorDistribution = Sequence[tuple[float, Transform]]
 
@@ -155,6 +155,84 @@ def mixture(*parts: tuple[float, ErrorDistribution]) -> list[tuple[float, Transf
     return out
 
 
+MakeTransform = Callable[[tuple[str, ...], float, float], Transform]
+"""(labels with the current answer first, scale, shift) -> φ. Numeric edits ignore the labels."""
+
+
+@dataclass(frozen=True)
+class TheoryEdit:
+    """What the theory knows of an edit: its canonical answer-transform φ and the answers it acts on.
+
+    Attributes:
+        name: the edit type.
+        acts_on: ``"number"`` (an affine φ), ``"label"`` (a label map φ) or ``None``
+            (φ = identity, an invariance control that applies to both error classes).
+        make: builds φ from the labels (label edits only), ``scale`` and ``shift``.
+    """
+
+    name: str
+    acts_on: str | None
+    make: MakeTransform
+
+
+THEORY_EDITS: dict[str, TheoryEdit] = {}
+"""Edit type -> :class:`TheoryEdit`. The figure benchmark's edit registry
+(:mod:`rend_equiv_dataset.figures.edits.registry`) adds each edit class's own entry here."""
+
+
+def register_theory_edit(edit: TheoryEdit) -> None:
+    """Add an edit to :data:`THEORY_EDITS` (again with the same entry is a no-op; another entry is refused)."""
+    if edit.acts_on not in (*schema.ANSWER_TYPES, None):
+        raise ValueError(f"{edit.name}: acts_on must be one of {schema.ANSWER_TYPES} or None, got {edit.acts_on!r}")
+    known = THEORY_EDITS.get(edit.name)
+    if known is not None and known != edit:
+        raise ValueError(f"a different theory edit is already registered as {edit.name!r}")
+    THEORY_EDITS[edit.name] = edit
+
+
+def unregister_theory_edit(name: str) -> None:
+    """Remove an edit from :data:`THEORY_EDITS` (nothing when it is not there)."""
+    THEORY_EDITS.pop(name, None)
+
+
+def _zoom(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    return IDENTITY
+
+
+def _scale(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    if not (math.isfinite(scale) and scale > 0.0 and scale != 1.0):
+        raise InputError(f"the scale edit needs c > 0 and c != 1, got {scale!r}", field="scale")
+    return Affine(scale, 0.0)
+
+
+def _offset(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    if not (math.isfinite(shift) and shift != 0.0):
+        raise InputError(f"the offset edit needs a finite shift != 0, got {shift!r}", field="shift")
+    return Affine(1.0, shift)
+
+
+def _swap(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    return LabelMap.from_pairs({names[0]: names[1], names[1]: names[0]})
+
+
+def _delete_max(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    return LabelMap.from_pairs({names[0]: names[1]})
+
+
+def _cycle(names: tuple[str, ...], scale: float, shift: float) -> Transform:
+    return LabelMap.from_pairs({x: names[(i + 1) % len(names)] for i, x in enumerate(names)})
+
+
+SCALE = TheoryEdit("scale", schema.NUMBER, _scale)
+OFFSET = TheoryEdit("offset", schema.NUMBER, _offset)
+DELETE_MAX = TheoryEdit("delete_max", schema.LABEL, _delete_max)
+SWAP = TheoryEdit("swap", schema.LABEL, _swap)
+CYCLE = TheoryEdit("cycle", schema.LABEL, _cycle)
+ZOOM = TheoryEdit("zoom", None, _zoom)
+for _edit in (SCALE, OFFSET, DELETE_MAX, SWAP, CYCLE, ZOOM):
+    register_theory_edit(_edit)
+
+
 def edit_transform(
     edit_type: str,
     *,
@@ -181,27 +259,11 @@ def edit_transform(
     ...
     rend_equiv_dataset.errors.InputError: field 'edit_type': unknown edit 'rotate'; expected one of scale, offset, delete_max, swap, cycle, zoom
     """
-    if edit_type not in EDIT_TYPES:
-        raise InputError(f"unknown edit {edit_type!r}; expected one of {', '.join(EDIT_TYPES)}", field="edit_type")
-    if edit_type == "zoom":
-        return IDENTITY
-    if edit_type == "scale":
-        if not (math.isfinite(scale) and scale > 0.0 and scale != 1.0):
-            raise InputError(f"the scale edit needs c > 0 and c != 1, got {scale!r}", field="scale")
-        return Affine(scale, 0.0)
-    if edit_type == "offset":
-        if not (math.isfinite(shift) and shift != 0.0):
-            raise InputError(f"the offset edit needs a finite shift != 0, got {shift!r}", field="shift")
-        return Affine(1.0, shift)
-    names = _edit_labels(m, labels)
-    return LabelMap.from_pairs(_LABEL_EDIT_PAIRS[edit_type](names))
-
-
-_LABEL_EDIT_PAIRS = {
-    "swap": lambda names: {names[0]: names[1], names[1]: names[0]},
-    "delete_max": lambda names: {names[0]: names[1]},
-    "cycle": lambda names: {x: names[(i + 1) % len(names)] for i, x in enumerate(names)},
-}
+    edit = THEORY_EDITS.get(edit_type)
+    if edit is None:
+        raise InputError(f"unknown edit {edit_type!r}; expected one of {', '.join(THEORY_EDITS)}", field="edit_type")
+    names = _edit_labels(m, labels) if edit.acts_on == schema.LABEL else ()
+    return edit.make(names, scale, shift)
 
 
 def _edit_labels(m: int | None, labels: Sequence[str] | None) -> tuple[str, ...]:

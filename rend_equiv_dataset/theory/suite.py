@@ -30,7 +30,7 @@ from rend_equiv_dataset.theory.centralizers import (
     enumerate_centralizer,
     joint_centralizer,
 )
-from rend_equiv_dataset.theory.detection import EDIT_TYPES, edit_transform
+from rend_equiv_dataset.theory.detection import THEORY_EDITS, edit_transform
 from rend_equiv_dataset.theory.permutations import cycle_notation, default_labels, from_label_map, is_bijection
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform, to_json
 
@@ -48,10 +48,17 @@ class ErrorClass(str, enum.Enum):
     PERMUTATION = "permutation"
 
 
-APPLICABLE_EDITS: dict[ErrorClass, tuple[str, ...]] = {
-    ErrorClass.AFFINE: ("scale", "offset", "zoom"),
-    ErrorClass.PERMUTATION: ("delete_max", "swap", "cycle", "zoom"),
-}
+_ACTS_ON = {ErrorClass.AFFINE: "number", ErrorClass.PERMUTATION: "label"}
+
+
+def applicable_edits(error_class: ErrorClass | str) -> tuple[str, ...]:
+    """The registered edits that can detect errors of a class: those acting on its answers, and the identity.
+
+    >>> applicable_edits("affine")[:3], applicable_edits("permutation")[:4]
+    (('scale', 'offset', 'zoom'), ('delete_max', 'swap', 'cycle', 'zoom'))
+    """
+    acts_on = _ACTS_ON[ErrorClass(error_class)]
+    return tuple(name for name, edit in THEORY_EDITS.items() if edit.acts_on in (acts_on, None))
 
 
 @dataclass(frozen=True)
@@ -328,10 +335,10 @@ def _check_suite(klass: ErrorClass, suite: Sequence[str]) -> tuple[str, ...]:
     names = tuple(suite)
     if not names:
         raise InputError("the suite needs at least one edit", field="suite")
-    allowed = APPLICABLE_EDITS[klass]
+    allowed = applicable_edits(klass)
     for name in names:
-        if name not in EDIT_TYPES:
-            raise InputError(f"unknown edit {name!r}; expected one of {', '.join(EDIT_TYPES)}", field="suite")
+        if name not in THEORY_EDITS:
+            raise InputError(f"unknown edit {name!r}; expected one of {', '.join(THEORY_EDITS)}", field="suite")
         if name not in allowed:
             raise InputError(
                 f"edit {name!r} does not apply to the {klass.value} error class; allowed: {', '.join(allowed)}",

@@ -170,3 +170,104 @@ def test_terminated_build_stops_its_workers_and_leaves_no_release(tmp_path):
     assert not out.exists()
     time.sleep(0.5)
     assert _processes_mentioning(str(out)) == []
+
+
+# --------------------------------------------------------------------------- kills and concurrent builds
+
+_KILL_AT = """
+import os, signal, sys
+from pathlib import Path
+from rend_equiv_dataset import hub
+from rend_equiv_dataset.cli import main
+
+point, argv = sys.argv[1], sys.argv[2:]
+out = Path(argv[argv.index("--out") + 1])
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+if point == "write_phase":  # a shard is in the staging folder, the release is not yet renamed into place
+    real_write_config = hub.write_config
+    def write_config(*args, **kwargs):
+        paths = real_write_config(*args, **kwargs)
+        die()
+    hub.write_config = write_config
+elif point == "between_renames":  # --overwrite: the old release is moved aside, the new one not yet in
+    real_replace = os.replace
+    def replace(src, dst):
+        real_replace(src, dst)
+        if Path(dst).name == out.name and Path(dst).parent != out.parent:
+            die()
+    os.replace = replace
+sys.exit(main(argv))
+"""
+
+
+def _build_killed_at(point, args):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-c", _KILL_AT, point, "build", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _hidden(folder):
+    return sorted(p.name for p in Path(folder).iterdir() if p.name.startswith("."))
+
+
+def test_sigkill_in_the_write_phase_leaves_nothing_hidden_after_the_next_run(reference, tmp_path):
+    out = tmp_path / "release"
+    args = ["--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]
+    killed = _build_killed_at("write_phase", args)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert not out.exists()
+    assert {name.split("-")[0] for name in _hidden(tmp_path)} == {".release.cache", ".release.lock", ".release.partial"}
+    assert main(["build", *args]) == 0
+    assert _hidden(tmp_path) == [] and _digests(out) == _digests(reference)
+
+
+def test_overwrite_killed_between_its_renames_restores_the_old_release(reference, tmp_path):
+    out = tmp_path / "release"
+    assert main(["build", "--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]) == 0
+    before = _digests(out)
+    killed = _build_killed_at("between_renames", ["--seeds", "1", "--workers", "1", "--out", str(out), "--overwrite",
+                                                  *SMALL])
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert not out.exists()  # killed with the old release aside and the new one not yet in place
+    assert main(["build", "--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]) == 2  # old one is back
+    assert _digests(out) == before
+    assert _hidden(tmp_path) == [".release.cache"]  # the killed build's renders, kept to resume it
+    assert main(["build", "--seeds", "1", "--workers", "1", "--out", str(out), "--overwrite", *SMALL]) == 0
+    assert _digests(out) != before and _hidden(tmp_path) == []
+
+
+def test_a_second_build_into_one_out_refuses_and_leaves_no_cache(tmp_path, capsys):
+    out = tmp_path / "release"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom rend_equiv_dataset.io import output_lock\n"
+                               "with output_lock(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(120)",
+         str(out)], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"  # the first build is under way
+        assert main(["build", "--seeds", "0", "--workers", "1", "--out", str(out), *SMALL]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "another command writing this folder holds the lock" in err[0]
+        assert _hidden(tmp_path) == [".release.lock"] and not out.exists()  # no cache of the refused build
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_orphaned_workers_exit_quietly_when_the_build_is_killed(tmp_path):
+    out = tmp_path / "orphans"
+    proc = _subprocess(["--workers", "2", "--out", str(out), "--per-family", "5", "--rerenders", "2",
+                        "--matched-cycle", "0", "--no-progress"], hash_seed=0)
+    cache = cache_folder(out)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not (cache.is_dir() and any(cache.iterdir())):
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc.send_signal(signal.SIGKILL)
+    started = time.monotonic()
+    err = proc.stderr.read()  # end of file only once every worker holding the pipe has exited
+    assert time.monotonic() - started < 30
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err[-2000:]
+    proc.wait()

@@ -16,7 +16,7 @@ from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_tar
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
 from rend_equiv_dataset.figures.charts.families import FAMILIES
 from rend_equiv_dataset.figures.questions import Question, answer, question_text
-from rend_equiv_dataset.figures.edits import operators
+from rend_equiv_dataset.figures.edits import EditType, operators
 from rend_equiv_dataset.figures.edits.controls import chart_has_min_gaps
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures import generate as figures
@@ -265,13 +265,13 @@ def test_a_lying_operator_is_never_emitted(monkeypatch):
         proposal = operators.scale(data, question, rng)
         return operators.Proposal(proposal.data, {**proposal.params, "factor": proposal.params["factor"] + 0.5})
 
-    monkeypatch.setitem(figures.OPERATORS, "scale", lying_scale)
+    monkeypatch.setattr(operators.Scale, "propose", staticmethod(lying_scale))
     with pytest.raises(EquivarianceError):
         generate_instance(0, 0)  # a value question: scale applies
 
 
 def test_an_identity_phi_is_never_emitted_as_an_equivariance_edit(monkeypatch):
-    monkeypatch.setattr(figures, "transform_for", lambda kind, data, q, params: IDENTITY)
+    monkeypatch.setattr(EditType, "phi", lambda self, data, q, params: IDENTITY)
     with pytest.raises(EquivarianceError, match="identity"):
         generate_instance(0, 0)
 
@@ -290,7 +290,7 @@ def test_edits_that_fail_the_controls_are_resampled_not_emitted(monkeypatch):
             return operators.Proposal(proposal.data.replace(series=series), proposal.params)
         return proposal
 
-    monkeypatch.setitem(figures.OPERATORS, "offset", tie_then_fine)
+    monkeypatch.setattr(operators.Offset, "propose", staticmethod(tie_then_fine))
     inst = generate_instance(0, 0)
     assert len(calls) >= 2
     check_instance(inst)

@@ -132,7 +132,7 @@ def test_bad_input_exits_2_with_a_message(release, tiny_vlm: Path, tmp_path: Pat
 
 def test_two_releases_in_folders_of_the_same_name_are_not_confused(tmp_path: Path) -> None:
     """Regression: datasets' cache keys a local folder by its name; the harness must not."""
-    from rend_equiv_dataset.harness.renderings import load_renderings
+    from rend_equiv_dataset.figures.release.read import load_rendering_images as load_renderings
 
     small, big = tmp_path / "a" / "release", tmp_path / "b" / "release"
     write_renderings(small, 2)

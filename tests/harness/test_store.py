@@ -57,7 +57,7 @@ def test_torn_last_line_is_dropped_and_cut_before_appending(tmp_path: Path) -> N
 def test_corrupt_middle_line_is_an_input_error(tmp_path: Path) -> None:
     store = _store(tmp_path)
     (store.parts / "part-00000.jsonl").write_text('{"render_id": "a", "output": "1", "run_key": "k1"}\nnot json\n{"x": 1}\n')
-    with pytest.raises(InputError, match="part-00000.jsonl:2: expected a JSON object"):
+    with pytest.raises(InputError, match="part-00000.jsonl:2: not valid JSON"):
         store.done_ids()
 
 

@@ -191,9 +191,12 @@ def test_engine_options_for_vision_and_text_models(fake_vllm) -> None:
     assert "limit_mm_per_prompt" not in text and text["max_model_len"] == 4096
 
 
-def test_figure_run_through_the_vllm_backend(fake_vllm, release, tmp_path) -> None:
-    """`rend-equiv run --backend vllm` end to end, with the engine faked."""
+def test_figure_run_through_the_vllm_backend(fake_vllm, release, tmp_path, monkeypatch) -> None:
+    """`rend-equiv run --backend vllm` end to end, with the engine faked (the Hub id is in a local cache)."""
     import json
+
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub"))
+    (tmp_path / "hub" / "models--org--some-vlm").mkdir(parents=True)
 
     from rend_equiv_dataset.cli import main
     from rend_equiv_dataset.harness import prompts

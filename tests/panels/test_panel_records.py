@@ -89,7 +89,7 @@ BAD = [
     ([full(0, judge_source="human")], 1, "judge_source", "found 'human'"),
     ([full(0, extra=1)], 1, "extra", "not a field"),
     ([short(0, problem_id=None)], 1, "problem_id", "found None"),
-    ([short(0), "[1, 2]"], 2, None, "expected a JSON object, found list"),
+    ([short(0), "[1, 2]"], 2, None, "expected a JSON object, got list"),
     ([short(0), "{not json"], 2, None, "not valid JSON"),
 ]
 
@@ -169,5 +169,5 @@ def test_damaged_parquet_shard(tmp_path: Path) -> None:
     target = tmp_path / "release" / "data" / "records"
     target.mkdir(parents=True)
     (target / "train-00000-of-00001.parquet").write_bytes(b"PAR1 not really")
-    with pytest.raises(InputError, match="cannot read parquet"):
+    with pytest.raises(InputError, match="not a readable parquet file"):
         load_panel_records(tmp_path / "release")

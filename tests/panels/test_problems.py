@@ -206,7 +206,7 @@ def test_duplicate_ids_and_unknown_formats(tmp_path):
     odd.write_text('{"hello": 1}\n')
     with pytest.raises(InputError, match="unknown problem format"):
         load_problems(str(odd))
-    with pytest.raises(InputError, match="cannot open"):
+    with pytest.raises(InputError, match="cannot read"):
         load_problems(str(tmp_path / "missing.jsonl"))
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.theory import analyze_suite, default_labels, edit_transform, permutation_undetectable
-from rend_equiv_dataset.theory.suite import APPLICABLE_EDITS, ErrorClass
+from rend_equiv_dataset.theory.suite import ErrorClass, applicable_edits
 
 
 @pytest.mark.parametrize(
@@ -124,7 +124,9 @@ def test_explanations_are_short():
 def test_applicable_edits_cover_the_library():
     from rend_equiv_dataset.theory.detection import EDIT_TYPES
 
-    assert set(APPLICABLE_EDITS[ErrorClass.AFFINE]) | set(APPLICABLE_EDITS[ErrorClass.PERMUTATION]) == set(EDIT_TYPES)
+    assert set(applicable_edits(ErrorClass.AFFINE)) | set(applicable_edits(ErrorClass.PERMUTATION)) == set(EDIT_TYPES)
+    assert applicable_edits(ErrorClass.AFFINE) == ("scale", "offset", "zoom")
+    assert applicable_edits(ErrorClass.PERMUTATION) == ("delete_max", "swap", "cycle", "zoom")
 
 
 @pytest.mark.parametrize(

@@ -1,27 +1,40 @@
-"""Free-text model output → a number or one of the instance's labels (DESIGN §3.5).
+"""Free-text model output → a number or one of the instance's labels: the one extraction rule.
 
-The rules, in order:
+Every caller (``score``, ``grade``, the ``evaluate`` modules, digitisation)
+reads answers through :func:`parse_answer`. The rules, in order:
 
-1. If the text has an answer marker ("The answer is", "Answer:", "Final
-   answer:"), only the text after the last marker is read.
-2. Numbers: thousands separators (``1,234``), signs (``-``, ``+``, ``−``),
-   decimals, scientific notation (``1.2e3``), a trailing percent sign (``45%``
-   reads as 45; scoring compares in the question's own unit), a currency sign
-   or unit around it (``$12``, ``12 kg``) and the scale words
-   thousand/million/billion (``1.5 million``) or suffixes ``k``/``M``/``B``
-   attached to the number. With a marker, the first number after it is read;
-   otherwise the last number that follows a copula ("is", "=", ":" …), else
-   the last number in the text. Number words zero–twenty are read too.
-   When the question states its unit with a scale (", in thousand units?",
-   ", in bn USD?"), the answer is read in that unit: "55 thousand" and "55"
-   both read 55 for a question in thousands, "1.2 million" reads 1200.
-3. Labels: matched against the instance's labels ignoring case and spaces
-   (``"new york"`` matches ``New York`` and ``NewYork``), at word
-   boundaries, longest label first; the first label mentioned (after the
-   marker, if any) wins.
+1. **Normalise**: thin and non-breaking spaces inside digit groups dropped,
+   NFKC (full-width digits and points), minus-like dashes as ``-``
+   (:func:`~rend_equiv_dataset.figures.answers.text.prepare`).
+2. **Skip reasoning**: ``<think>…</think>`` blocks are removed (an unclosed
+   one at the start too); if nothing else is left, only an explicit marker
+   inside the reasoning counts.
+3. **Where the answer is**: the last explicit marker wins (``\\boxed{}``
+   first, then ``Final answer``, ``Answer:``, ``The answer is``, then a
+   ``**bold**`` phrase that ends the output); without one, a leading bare
+   answer (``42.`` or ``Japan`` on the first line) unless a correction
+   follows; otherwise the last committed statement in the final
+   :data:`~rend_equiv_dataset.figures.answers.text.LOOK_BACK` characters:
+   sentences that conclude ("so", "therefore"), correct themselves
+   ("actually", "on closer inspection") or name the question's category
+   outrank working and axis descriptions written after the answer.
+4. **Inside that text**: numbers copied from the question and years are
+   skipped while another number is there; numbers in clauses about another
+   category are skipped ("Japan is 30.5, while France is 12" → 30.5 for
+   Japan); operands of written arithmetic are not answers (``30.5 − 12``
+   is not −12; ``30 + 12 = 42`` is 42); after a correction cue the later
+   value wins; a hedge (``30 or 40``, ``Japan or France``, "30 is also
+   possible") is no answer.
+   Labels: a comparison reads by the question's direction ("France has
+   lower exports than Japan", asked for the higher → Japan); a negated label
+   (``not Japan``) is never the answer; several labels without a deciding
+   comparison are no answer, never the first one mentioned.
+5. **Units**: scale words and suffixes are read relative to the question's
+   unit (", in thousands?": ``55 thousand`` and ``55,000`` read 55); ``%``
+   is divided by 100 only when the question asks for a fraction or proportion.
 
 Anything else is unparseable and returns ``None`` — scored as wrong, never
-an exception.
+an exception. Every step is linear in the output's length.
 
 >>> parse_answer("The answer is 1,234.5.", "number")
 1234.5
@@ -31,66 +44,106 @@ an exception.
 'New York'
 >>> parse_answer("I cannot tell.", "number") is None
 True
+>>> parse_answer("Japan is 30.5 bn USD, while France is 12 bn USD.", "number", ("Japan", "France"),
+...              "What are the exports of Japan, in bn USD?")
+30.5
+>>> parse_answer("France has lower exports than Japan.", "label", ("Japan", "France"),
+...              "Which has the higher exports: Japan or France?")
+'Japan'
+>>> parse_answer("Japan or France.", "label", ("Japan", "France")) is None
+True
 """
 
 from __future__ import annotations
 
-import math
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
+
+from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
+from rend_equiv_dataset.figures.answers.numbers import Number, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.text import (
+    lead_segment,
+    marked_span,
+    prepare,
+    reasoning_text,
+    sentences,
+    tail_window,
+    visible_text,
+)
 
 ParsedAnswer = float | str | None
 
-_MARKER = re.compile(
-    r"(?:final\s+answer|the\s+answer\s+is|answer\s*(?:is)?\s*[:=]|answer\s+is|so\s+the\s+value\s+is)",
+__all__ = ["ParsedAnswer", "normalize_label", "parse_answer", "question_scale"]
+
+MAX_SENTENCES = 40
+"""Sentences of the look-back window considered for the last committed statement."""
+
+_CLAUSE = re.compile(
+    r",\s|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)"
+    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than)\b",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(
-    r"""
-    (?<![\w.])
-    (?P<sign>[-+\u2212]?)\s?
-    [$€£¥]?\s?
-    (?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
-    (?P<exp>[eE][-+]?\d+)?
-    (?:\s?(?P<suffix>[kKMB]|bn)(?![A-Za-z]))?
-    (?:\s+(?P<word>thousand|million|billion)\b)?
-    (?P<pct>\s?%)?
-    """,
-    re.VERBOSE,
+_LABEL_CLAUSE = re.compile(
+    r",\s|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
+    re.IGNORECASE,
 )
-_COPULA = re.compile(r"(?:\bis|\bare|\bwas|\bwere|=|:|\bequals|\bof|\babout|\baround|\bapproximately|≈)\s*$", re.IGNORECASE)
-_SCALES = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "thousand": 1e3, "million": 1e6, "billion": 1e9}
-_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-    "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-).split()
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_COMPARED_AMOUNT = re.compile(
+    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger)\s+than\b", re.IGNORECASE
+)
+_STRONG_CORRECTION = re.compile(
+    r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
+    r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather|instead|i\s+mean|sorry"
+    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting)\b|\bno\s*(?:[,\u2014\u2013]|-\s)",
+    re.IGNORECASE,
+)
+_OPEN_ALTERNATIVE = re.compile(
+    r"\b(?:(?:is|are|seems?)\s+(?:also|equally)\s+(?:possible|plausible|likely)|(?:could|might|may)\s+(?:also|equally)\s+be)\b",
+    re.IGNORECASE,
+)
+_TENTATIVE = re.compile(r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|yet)\b", re.IGNORECASE)
+_CONCLUSION = re.compile(
+    r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
+    r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
+    re.IGNORECASE,
+)
+_COPULA_BEFORE = re.compile(
+    r"(?:\b(?:is|are|was|were|be|of|at|by|reaches|reached|totals?|totaling|totalling|equals?|stands\s+at|has|had|shows?|with|worth)"
+    r"|[:=≈])\s*(?:the\s+)?(?:value\s+of\s+)?(?:approximately|about|around|roughly|nearly|almost|just\s+(?:over|under)|only|exactly|~)?\s*$",
+    re.IGNORECASE,
+)
+_WORKING = re.compile(
+    r"\b(?:axis|gridlines?|ticks?|scale|legend|ranges?\s+from|increments?|intervals?|labell?ed|to\s+verify|check(?:ing)?|"
+    r"because|since|calculated|computed|formula|step)\b",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding|\bunlike|\bno)\s+(?:the\s+|in\s+|for\s+)?[\"'*]*$",
+    re.IGNORECASE,
+)
+_NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+_HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
+_LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_POLARITY = re.compile(rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b", re.IGNORECASE)
+_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
+_OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
+_PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
+_PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
+_BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
+_FILLER = frozenset("the a an answer is it's its in month year category country label".split())
+_UNIT_WORDS = re.compile(r",\s*in\s+([^?]*)\?\s*$|\(in\s+([^)]*)\)|\bin\s+(thousands?|millions?|billions?|trillions?)\b", re.IGNORECASE)
+_SCALES = {
+    "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
+    "thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9,
+    "trillion": 1e12, "trillions": 1e12,
+}
 
-
-def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> ParsedAnswer:
-    """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be.
-
-    ``question`` (optional) supplies the unit numbers are read in (see the module docstring).
-
-    >>> parse_answer("About 55 thousand", "number", question="How many visitors in Q3, in thousand?")
-    55.0
-    >>> parse_answer("12 bn USD", "number", question="What are the exports of Chile, in bn USD?")
-    12.0
-    """
-    if not isinstance(text, str) or not text.strip():
-        return None
-    tail = _after_marker(text)
-    if answer_type == "label":
-        return _parse_label(tail, tuple(labels)) if tail is not None else _parse_label(text, tuple(labels))
-    parsed = _parse_number(tail, marked=True) if tail is not None else _parse_number(text, marked=False)
-    if parsed is None:
-        return None
-    value, scale = parsed
-    return value * scale / question_scale(question) if scale != 1.0 else value
-
-
-_UNIT = re.compile(r",\s*in\s+([^?]*)\?\s*$", re.IGNORECASE)
+ANSWER, REFUSED, UNFINISHED, NOTHING = "answer", "refused", "unfinished", "nothing"
 
 
 def question_scale(question: str | None) -> float:
@@ -98,77 +151,399 @@ def question_scale(question: str | None) -> float:
 
     >>> question_scale("What is the value, in k EUR?"), question_scale("Which is largest?")
     (1000.0, 1.0)
+    >>> question_scale("How many visitors (in thousands) came in Q3?")
+    1000.0
     """
     if not question:
         return 1.0
-    match = _UNIT.search(question)
+    match = _UNIT_WORDS.search(question)
     if match is None:
         return 1.0
-    first = match.group(1).split()[0] if match.group(1).split() else ""
-    return _SCALES.get(first, _SCALES.get(first.lower(), 1.0))
+    words = (match.group(1) or match.group(2) or match.group(3) or "").split()
+    first = words[0] if words else ""
+    return _SCALES.get(first, _SCALES.get(first.lower(), 1.0) if len(first) > 1 else 1.0)
 
 
-def _after_marker(text: str) -> str | None:
-    matches = list(_MARKER.finditer(text))
-    if not matches:
-        return None
-    tail = text[matches[-1].end():]
-    return tail if tail.strip() else None
+@dataclass(frozen=True)
+class _Question:
+    """What the question tells a reader: its unit, direction, categories and numbers."""
 
+    answer_type: str
+    index: LabelIndex
+    scale: float
+    fraction: bool
+    polarity: int
+    focus: frozenset[str]
+    numbers: frozenset[float]
 
-def _parse_number(text: str, *, marked: bool) -> tuple[float, float] | None:
-    """(value as written, the scale word or suffix written after it — 1 if none)."""
-    text = text.replace("\u2212", "-").replace("\u2009", "").replace("\u00a0", " ")
-    matches = list(_NUMBER.finditer(text))
-    if not matches:
-        word = _NUMBER_WORD.search(text)
-        return (float(_WORDS.index(word.group(1).lower())), 1.0) if word else None
-    if marked:
-        chosen = matches[0]
-    else:
-        after_copula = [m for m in matches if _COPULA.search(text[: m.start()])]
-        chosen = (after_copula or matches)[-1]
-    return _number_value(chosen)
-
-
-def _number_value(match: re.Match[str]) -> tuple[float, float] | None:
-    value = float(match.group("digits").replace(",", "") + (match.group("exp") or ""))
-    scale = 1.0
-    for word in (match.group("suffix"), match.group("word")):
-        if word:
-            scale *= _SCALES[word]
-    if match.group("sign") == "-":
-        value = -value
-    return (value, scale) if math.isfinite(value * scale) else None
+    @classmethod
+    def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
+        index = label_index(labels)
+        text = prepare(question) if question else ""
+        polarity = _polarity(text) if text else 0
+        focus = frozenset(m.label for m in mentions(text, index)) if text else frozenset()
+        fraction = bool(_FRACTION_QUESTION.search(text)) and not _PERCENT_QUESTION.search(text)
+        numbers = frozenset(n.value for n in numbers_in(text))
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers)
 
 
 @lru_cache(maxsize=4096)
-def _label_pattern(labels: tuple[str, ...]) -> re.Pattern[str] | None:
-    squeezed = sorted({"".join(label.split()) for label in labels if label.strip()}, key=lambda s: (-len(s), s))
-    if not squeezed:
-        return None
-    alternatives = [r"\s*".join(re.escape(ch) for ch in label) for label in squeezed]
-    return re.compile(r"(?<![^\W_])(?:" + "|".join(alternatives) + r")(?![^\W_])", re.IGNORECASE)
+def _read_question(answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
+    """:meth:`_Question.read`, once per question (scoring reads many outputs per question)."""
+    return _Question.read(answer_type, labels, question)
 
 
-def _parse_label(text: str, labels: tuple[str, ...]) -> str | None:
-    pattern = _label_pattern(labels)
-    if pattern is None:
-        return None
-    match = pattern.search(text)
+def _polarity(text: str) -> int:
+    match = _POLARITY.search(text)
     if match is None:
+        return 0
+    return 1 if match.group("high") else -1
+
+
+def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> ParsedAnswer:
+    """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be.
+
+    ``question`` (optional) supplies the unit numbers are read in, the
+    direction a comparison is asked in and the categories and numbers it
+    names (see the module docstring).
+
+    >>> parse_answer("About 55 thousand", "number", question="How many visitors in Q3, in thousand?")
+    55.0
+    >>> parse_answer("12 bn USD", "number", question="What are the exports of Chile, in bn USD?")
+    12.0
+    >>> parse_answer("<think>30.5 - 12 = 18.5</think>\\n\\nThe answer is 30.5 - 12.", "number") is None
+    True
+    """
+    if not isinstance(text, str) or not text.strip() or answer_type not in ("number", "label"):
         return None
-    key = normalize_label(match.group(0))
-    for label in labels:
-        if normalize_label(label) == key:
-            return label
+    if question is not None and not isinstance(question, str):
+        question = None
+    reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
+    if answer_type == "label" and not reader.index.keys:
+        return None
+    plain = text.strip()
+    if answer_type == "number" and _PLAIN_NUMBER.fullmatch(plain):
+        return _in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader)
+    if answer_type == "label" and plain in labels:
+        return plain
+    prepared = prepare(text)
+    visible = visible_text(prepared)
+    if not visible.strip():
+        span = marked_span(reasoning_text(prepared))
+        return _finish(_read_marked(span, reader), reader) if span is not None else None
+    span = marked_span(visible)
+    if span is not None:
+        verdict = _read_marked(span, reader)
+        if verdict.kind != NOTHING:
+            return _finish(verdict, reader)
+    lead, rest = lead_segment(visible)
+    if lead and not _STRONG_CORRECTION.search(rest[:400]):
+        verdict = _read_bare(lead, reader)
+        if verdict.kind != NOTHING:
+            return _finish(verdict, reader)
+    return _finish(_read_committed(tail_window(visible), reader), reader)
+
+
+class Verdict(NamedTuple):
+    """What one piece of text says: an answer, a refusal (hedge, unfinished arithmetic) or nothing."""
+
+    kind: str
+    value: Number | float | str | None = None
+    polar: bool = False
+
+
+def _finish(verdict: Verdict, question: _Question) -> ParsedAnswer:
+    kind, value, _ = verdict
+    if kind != ANSWER:
+        return None
+    if isinstance(value, Number):
+        return _in_question_unit(value, question)
+    if isinstance(value, float | str):
+        return value
     return None
 
 
-def normalize_label(label: str) -> str:
-    """Case- and space-insensitive form used to compare labels.
+def _in_question_unit(number: Number, question: _Question) -> float:
+    value = number.value
+    if number.scale != 1.0:
+        value = value * number.scale / question.scale
+    elif question.scale > 1.0 and abs(value) >= 10 * question.scale:
+        value = value / question.scale
+    if number.percent and question.fraction:
+        value /= 100.0
+    return value
 
-    >>> normalize_label(" New  York ") == normalize_label("newyork")
-    True
-    """
-    return "".join(label.split()).casefold()
+
+def _read_marked(span: str, question: _Question) -> Verdict:
+    for sentence in sentences(span)[:3]:
+        verdict = _read_piece(sentence, question, alone=True)
+        if verdict.kind == UNFINISHED:
+            return Verdict(REFUSED)
+        if verdict.kind != NOTHING:
+            return verdict
+    return Verdict(NOTHING)
+
+
+def _read_bare(lead: str, question: _Question) -> Verdict:
+    words = re.findall(r"[^\W_]+", lead)
+    if not words or len(words) > 6 or lead.rstrip(" *").endswith("?"):
+        return Verdict(NOTHING)
+    if question.answer_type == "number":
+        if not _BARE_PREFIX.match(lead):
+            return Verdict(NOTHING)
+        verdict = _read_piece(lead, question, alone=True)
+        return Verdict(REFUSED) if verdict.kind == UNFINISHED else verdict
+    found = mentions(lead, question.index, alone=True)
+    covered = {w.lower() for m in found for w in re.findall(r"[^\W_]+", lead[m.start:m.end])}
+    if not found or any(w.lower() not in covered and w.lower() not in _FILLER for w in words):
+        return Verdict(NOTHING)
+    return _read_piece(lead, question, alone=True)
+
+
+def _read_committed(window: str, question: _Question) -> Verdict:
+    """The last committed statement: the best-scoring sentence, the latest on ties."""
+    best: tuple[int, Verdict] | None = None
+    candidates = sentences(window)[-MAX_SENTENCES:]
+    for position, sentence in enumerate(reversed(candidates)):
+        verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
+        if verdict.kind == UNFINISHED and position == 0:
+            return Verdict(REFUSED)
+        if verdict.kind in (NOTHING, UNFINISHED):
+            continue
+        score = _commitment(sentence, verdict, question)
+        if best is None or score > best[0]:
+            best = (score, verdict)
+    return best[1] if best is not None else Verdict(NOTHING)
+
+
+def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
+    score = 0
+    if _CONCLUSION.search(sentence):
+        score += 3
+    if _STRONG_CORRECTION.search(sentence) or (_TENTATIVE.search(sentence) and _CONTRAST.search(sentence)):
+        score += 3
+    if _WORKING.search(sentence):
+        score -= 2
+    if question.answer_type == "label":
+        score += 4 if verdict.polar else 0
+    else:
+        if len(question.focus) == 1 and any(m.label in question.focus for m in mentions(sentence, question.index)):
+            score += 2
+        if isinstance(verdict.value, Number) and _is_result(sentence, verdict.value):
+            score += 1
+        if _COPULA_BEFORE.search(sentence[:max(0, sentence.find(" ", 1))]) or re.search(r"\b(?:is|are|was|were|=)\b|=", sentence):
+            score += 1
+    return score
+
+
+def _read_piece(piece: str, question: _Question, *, alone: bool) -> Verdict:
+    if _OPEN_ALTERNATIVE.search(piece):
+        return Verdict(REFUSED)
+    if question.answer_type == "number":
+        return _read_number(piece, question)
+    return _read_label(piece, question, alone=alone)
+
+
+def _clause_bounds(piece: str, pattern: re.Pattern[str] = _CLAUSE) -> list[int]:
+    return [0] + [m.end() for m in pattern.finditer(piece)]
+
+
+def _clause_of(bounds: list[int], position: int) -> int:
+    return max(0, bisect_right(bounds, position) - 1)
+
+
+def _correction_point(piece: str) -> int:
+    """Where the committed part of a sentence starts: after the last correction cue (0 without one)."""
+    point = 0
+    for match in _STRONG_CORRECTION.finditer(piece):
+        point = match.end()
+    tentative = _TENTATIVE.search(piece)
+    if tentative is not None:
+        for match in _CONTRAST.finditer(piece, tentative.end()):
+            point = max(point, match.end())
+    return point
+
+
+def _read_number(piece: str, question: _Question) -> Verdict:
+    found = numbers_in(piece)
+    if not found:
+        return _read_number_words(piece)
+    candidates = [n for n in found if n.standalone]
+    if not candidates:
+        if any(n.role in ("hedge", "negated") for n in found):
+            return Verdict(REFUSED)
+        return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
+    candidates = _drop_copies(candidates, question)
+    if all(n.value in question.numbers for n in candidates):
+        words = _read_number_words(piece)
+        if words.kind == ANSWER:
+            return words
+    candidates = _drop_starting_points(piece, candidates)
+    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
+    candidates = _drop_other_categories(piece, candidates, question)
+    if not candidates:
+        return Verdict(NOTHING)
+    for point in (_correction_point(piece), _last_conclusion(piece)):
+        later = [n for n in candidates if n.start >= point]
+        if point and later:
+            candidates = later
+    results = [n for n in candidates if _is_result(piece, n)]
+    if results:
+        return Verdict(ANSWER, results[-1])
+    after_copula = [n for n in candidates if _COPULA_BEFORE.search(piece[max(0, n.start - 40):n.start])]
+    return Verdict(ANSWER, (after_copula or candidates)[0])
+
+
+def _is_result(piece: str, number: Number) -> bool:
+    return re.search(r"(?:=|≈|\bequals|\bgives)\s*$", piece[max(0, number.start - 12):number.start]) is not None
+
+
+def _drop_starting_points(piece: str, candidates: list[Number]) -> list[Number]:
+    """In "from 40 ... to 48" the value reached is the statement, not the starting point."""
+    if len(candidates) < 2:
+        return candidates
+    ends = [re.search(r"\bto\s+(?:about\s+|around\s+)?[$€£¥]?$", piece[max(0, n.start - 16):n.start]) is not None for n in candidates]
+    if not any(ends):
+        return candidates
+    return [n for n in candidates if not re.search(r"\bfrom\s+(?:about\s+|around\s+)?[$€£¥]?$", piece[max(0, n.start - 16):n.start])]
+
+
+def _last_conclusion(piece: str) -> int:
+    point = 0
+    for match in _CONCLUSION.finditer(piece):
+        point = match.end()
+    return point
+
+
+def _read_number_words(piece: str) -> Verdict:
+    runs = number_words(piece)
+    if not runs:
+        return Verdict(NOTHING)
+    runs = [run for run in runs if not _NEGATED_BEFORE.search(piece[max(0, run[1] - 30):run[1]])] or runs
+    value, start, end = runs[-1] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0]
+    if value is None or len({v for v, _, _ in runs}) > 1 and _OR.search(piece):
+        return Verdict(REFUSED)
+    scale_word = re.search(r"(thousand|million|billion)\W*$", piece[start:end], re.IGNORECASE)
+    scale = _SCALES[scale_word.group(1).lower()] if scale_word and value else 1.0
+    percent = re.match(r"\s*(?:%|per\s?cent)", piece[end:end + 10], re.IGNORECASE) is not None
+    return Verdict(ANSWER, Number(value / scale, scale, percent, start, end))
+
+
+def _drop_copies(candidates: list[Number], question: _Question) -> list[Number]:
+    kept = [n for n in candidates if not n.year and n.value not in question.numbers]
+    return kept or [n for n in candidates if not n.year] or candidates
+
+
+def _drop_other_categories(piece: str, candidates: list[Number], question: _Question) -> list[Number]:
+    """Numbers in clauses that name another category (and not the question's) are not the answer."""
+    if not question.focus:
+        return candidates
+    bounds = _clause_bounds(piece)
+    named: list[set[str]] = [set() for _ in bounds]
+    for mention in mentions(piece, question.index):
+        named[_clause_of(bounds, mention.start)].add(mention.label)
+    inherited: list[set[str]] = []
+    for index, labels in enumerate(named):
+        inherited.append(labels if labels or index == 0 else inherited[index - 1])
+    return [n for n in candidates if not inherited[_clause_of(bounds, n.start)] or inherited[_clause_of(bounds, n.start)] & question.focus]
+
+
+def _negated(piece: str, mention: Mention) -> bool:
+    return _NEGATED_BEFORE.search(piece[max(0, mention.start - 30):mention.start]) is not None
+
+
+def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
+    found = mentions(piece, question.index, alone=alone)
+    if not found:
+        return Verdict(NOTHING)
+    point = _correction_point(piece)
+    if point and any(m.start >= point for m in found):
+        found = [m for m in found if m.start >= point]
+        piece_start = point
+    else:
+        piece_start = 0
+    bounds = _clause_bounds(piece, _LABEL_CLAUSE)
+    polar: list[str] = []
+    excluded: set[str] = set()
+    plain: list[str] = []
+    hedged = False
+    for clause_index, start in enumerate(bounds):
+        end = bounds[clause_index + 1] if clause_index + 1 < len(bounds) else len(piece)
+        in_clause = [m for m in found if start <= m.start < end]
+        decided = _comparison(piece, found, start, end, question)
+        if decided is not None:
+            winner, loser = decided
+            if winner is not None:
+                polar.append(winner)
+            excluded.update(loser)
+            continue
+        if not in_clause:
+            continue
+        verdict = _superlative(piece[start:end], start, in_clause, question)
+        if verdict is not None:
+            winners, losers = verdict
+            polar.extend(winners)
+            excluded.update(losers)
+            continue
+        kept = [m for m in in_clause if not _negated(piece, m)]
+        excluded.update(m.label for m in in_clause if _negated(piece, m))
+        if len({m.label for m in kept}) > 1 and _OR.search(piece[max(start, piece_start):end]):
+            hedged = True
+        plain.extend(m.label for m in kept)
+    polar = [label for label in polar if label not in excluded or label in polar[-1:]]
+    if polar:
+        return Verdict(ANSWER, polar[-1], True)
+    if hedged:
+        return Verdict(REFUSED)
+    remaining = list(dict.fromkeys(label for label in plain if label not in excluded))
+    if len(remaining) == 1:
+        return Verdict(ANSWER, remaining[0])
+    return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
+
+
+def _comparison(piece: str, found: list[Mention], start: int, end: int, question: _Question) -> tuple[str | None, set[str]] | None:
+    """``A <higher|lower> than B`` (or ``A exceeds B``) spanning clause ``start``: (winner, losers) by the question's direction."""
+    clause = piece[start:end]
+    word = _POLARITY.search(clause)
+    if word is None:
+        return None
+    than = _THAN.search(piece, start + word.start())
+    if than is None or than.start() > end + 40:
+        return None
+    before = [m for m in found if start <= m.start < start + word.start() and not _negated(piece, m)]
+    after_end = _next_clause_end(piece, than.end())
+    after = [m for m in found if than.end() <= m.start < after_end]
+    if not before or not after:
+        return None
+    stated = 1 if word.group("high") else -1
+    if _NEGATION.search(clause[:word.start()]):
+        stated = -stated
+    wanted = question.polarity or 1
+    subject, other = before[-1].label, after[0].label
+    if subject == other:
+        return None
+    return (subject, {other}) if stated == wanted else (other, {subject})
+
+
+def _next_clause_end(piece: str, position: int) -> int:
+    match = re.compile(r",\s|;|\.\s|\b(?:while|whereas|but|however)\b", re.IGNORECASE).search(piece, position)
+    return match.start() if match is not None else len(piece)
+
+
+def _superlative(clause: str, clause_start: int, in_clause: list[Mention], question: _Question) -> tuple[list[str], set[str]] | None:
+    """A clause naming the highest or lowest (or "X is higher" with no "than X"): (winners, losers) by the question's direction."""
+    word = _POLARITY.search(clause)
+    if word is None or not question.polarity:
+        return None
+    stated = 1 if word.group("high") else -1
+    if _NEGATION.search(clause[:word.start()]):
+        stated = -stated
+    labels = list(dict.fromkeys(m.label for m in in_clause))
+    than = _THAN.search(clause, word.start())
+    if than is not None and all(m.start >= clause_start + than.start() for m in in_clause):
+        return [], set(labels) if stated == question.polarity else set()
+    if stated == question.polarity and len(labels) == 1:
+        return labels, set()
+    if stated != question.polarity:
+        return [], set(labels)
+    return None

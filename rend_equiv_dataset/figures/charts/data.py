@@ -161,4 +161,9 @@ class ChartData:
 
     @classmethod
     def from_json(cls, text: str) -> ChartData:
-        return cls.from_dict(json.loads(text))
+        from rend_equiv_dataset.io import parse_json
+
+        payload = parse_json(text)
+        if not isinstance(payload, dict):
+            raise InputError(f"expected a JSON object, got {type(payload).__name__}", field="data")
+        return cls.from_dict(payload)

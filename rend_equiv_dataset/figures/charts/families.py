@@ -4,7 +4,7 @@ Each sampler draws a topic from :mod:`rend_equiv_dataset.figures.charts.vocab`, 
 categories and values, from a seeded ``np.random.Generator`` only. Values
 are short decimals (0 or 1 decimal places; pie slices are integers) so that
 exact answers and their edited versions stay short and exact, and every
-series is free of near-ties (:func:`rend_equiv_dataset.figures.edits.controls.has_min_gap`).
+series is free of near-ties (:func:`rend_equiv_dataset.figures.charts.ties.has_min_gap`).
 
 The chart records its topic words in ``ChartData.extra`` (``topic``,
 ``quantity``, ``category_noun``) for the question templates.
@@ -31,7 +31,7 @@ from rend_equiv_dataset.figures.charts.vocab import (
     TOPICS,
     Topic,
 )
-from rend_equiv_dataset.figures.edits.controls import has_min_gap
+from rend_equiv_dataset.figures.charts.ties import has_min_gap
 
 FAMILIES: tuple[Family, ...] = (
     Family.BAR, Family.GROUPED_BAR, Family.STACKED_BAR, Family.LINE, Family.SCATTER, Family.PIE,

@@ -127,7 +127,11 @@ class Style:
 
     @classmethod
     def from_json(cls, text: str) -> Style:
-        payload = json.loads(text)
+        from rend_equiv_dataset.io import parse_json
+
+        payload = parse_json(text)
+        if not isinstance(payload, dict):
+            raise InputError(f"expected a JSON object, got {type(payload).__name__}", field="style")
         unknown = set(payload) - {f.name for f in fields(cls)}
         if unknown:
             raise InputError(f"unknown style keys {sorted(unknown)}", field="style")

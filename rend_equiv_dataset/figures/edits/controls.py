@@ -14,43 +14,14 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.ties import MIN_REL_GAP, chart_has_min_gaps, has_min_gap, relative_gaps
 
-MIN_REL_GAP = 0.05
-"""Smallest allowed (b - a) / max(|a|, |b|) between consecutive ranked values of a series."""
+__all__ = ["MIN_REL_GAP", "MAX_RANGE_RATIO", "chart_has_min_gaps", "has_min_gap", "relative_gaps", "value_span", "violations"]
 
 MAX_RANGE_RATIO = 2.5
 """Largest allowed ratio between the value spans of edited and base data (either way)."""
-
-POINT_CHANGE: dict[str, int] = {"delete_max": -1}
-"""Edits that change the number of points by definition; every other edit keeps it."""
-
-
-def relative_gaps(values: Sequence[float]) -> tuple[float, ...]:
-    """Relative gaps between consecutive ranked values.
-
-    >>> relative_gaps((30.0, 10.0, 20.0))
-    (0.5, 0.3333333333333333)
-    """
-    ranked = sorted(values)
-    gaps = []
-    for low, high in zip(ranked, ranked[1:]):
-        scale = max(abs(low), abs(high))
-        gaps.append(0.0 if scale == 0 else (high - low) / scale)
-    return tuple(gaps)
-
-
-def has_min_gap(values: Sequence[float], min_gap: float = MIN_REL_GAP) -> bool:
-    """Whether no two values of a series are nearer than ``min_gap`` (relative)."""
-    return all(gap >= min_gap for gap in relative_gaps(values))
-
-
-def chart_has_min_gaps(data: ChartData, min_gap: float = MIN_REL_GAP) -> bool:
-    """Whether every series of the chart is free of near-ties."""
-    return all(has_min_gap(s.values, min_gap) for s in data.series)
-
 
 def value_span(data: ChartData) -> float:
     """Largest magnitude the value axis must show (stack totals for stacked bars)."""
@@ -60,20 +31,23 @@ def value_span(data: ChartData) -> float:
     return max(abs(v) for s in data.series for v in s.values)
 
 
-def violations(base: ChartData, edited: ChartData, edit_type: str) -> tuple[str, ...]:
+def violations(base: ChartData, edited: ChartData, *, point_change: int = 0) -> tuple[str, ...]:
     """The difficulty controls an edit breaks (empty when it keeps them all).
+
+    ``point_change`` is how many points the edit adds by definition (delete_max: -1);
+    each edit type says its own (:attr:`rend_equiv_dataset.figures.edits.registry.EditType.point_change`).
 
     >>> from rend_equiv_dataset.figures.charts.data import Series
     >>> base = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (10.0, 20.0, 30.0)),))
-    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 30.5)),)), "offset")
+    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 30.5)),)))
     ()
-    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 200.0)),)), "scale")
+    >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 200.0)),)))
     ('value range changes by more than 2.5x',)
     """
     problems = []
     if len(edited.series) != len(base.series):
         problems.append("series count changes")
-    expected_points = len(base.categories) + POINT_CHANGE.get(edit_type, 0)
+    expected_points = len(base.categories) + point_change
     if len(edited.categories) != expected_points:
         problems.append(f"point count {len(edited.categories)}, expected {expected_points}")
     if not chart_has_min_gaps(edited):

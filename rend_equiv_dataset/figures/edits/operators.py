@@ -1,13 +1,19 @@
-"""The edit operators g of DESIGN §3.3, as one table keyed by edit type.
+"""The paper's six edits g, one registered class each.
 
-Each operator takes the base chart data, the posed question and a seeded
-generator, and proposes an edit: the edited data g(D) and JSON-able
-parameters. It returns ``None`` when it cannot apply to this chart and
-question (delete_max would delete a category the question names). The
-answer-transform φ_g is not decided here but by the question table
-(:mod:`rend_equiv_dataset.figures.questions`), and the generator checks the
-difficulty controls (:mod:`rend_equiv_dataset.figures.edits.controls`) and the law
-a*(g(D), q) = φ_g(a*(D, q)) before it keeps a proposal.
+Each class holds its operator (``propose``: the base chart data, the posed
+question and a seeded generator in, the edited data g(D) and JSON-able
+parameters out, or ``None`` when it cannot apply to this chart and question,
+as when delete_max would delete a category the question names), its
+answer-transform φ_g per question type (the question types it applies to),
+its difficulty controls and its theory transform; see
+:class:`rend_equiv_dataset.figures.edits.registry.EditType`. The generator
+checks the controls and the law a*(g(D), q) = φ_g(a*(D, q)) before it keeps
+a proposal.
+
+An edit whose φ_g would be the identity for a question (scale on argmax,
+offset on a difference, delete_max on argmin) does not list that question:
+it is not an equivariance edit for it. ``zoom`` (φ = identity) is the
+invariance control every question carries.
 
 | edit | data change |
 | --- | --- |
@@ -29,14 +35,19 @@ a*(g(D), q) = φ_g(a*(D, q)) before it keeps a proposal.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
-from rend_equiv_dataset.figures.questions import Question, answer
 from rend_equiv_dataset.figures.edits.controls import value_span
+from rend_equiv_dataset.figures.edits.registry import MAIN, MATCHED, OPERATORS, EditType, Proposal, register_edit
+from rend_equiv_dataset.figures.questions import Question, answer
+from rend_equiv_dataset.theory.detection import CYCLE, DELETE_MAX, OFFSET, SCALE, SWAP, ZOOM
+from rend_equiv_dataset.transforms import Affine, LabelMap, Transform
+
+__all__ = ["OPERATORS", "SCALE_FACTORS", "OFFSET_FRACTION", "ZOOM_HEADROOM", "Proposal", "Scale", "Offset",
+           "DeleteMax", "Swap", "Cycle", "Zoom", "scale", "offset", "delete_max", "swap", "cycle", "zoom"]
 
 SCALE_FACTORS: tuple[float, ...] = (0.5, 1.5, 2.0)
 """Scale factors c: short decimals, so scaled values stay exact to two decimals."""
@@ -46,14 +57,6 @@ OFFSET_FRACTION = (0.1, 0.35)
 
 ZOOM_HEADROOM = (1.15, 1.8)
 """The zoomed axis top is this multiple of the value span (a range change, never a crop)."""
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """An edit's data change: the edited data and its JSON-able parameters."""
-
-    data: ChartData
-    params: Mapping[str, Any]
 
 
 def _clean(value: float) -> float:
@@ -143,12 +146,95 @@ def zoom(data: ChartData, question: Question, rng: np.random.Generator) -> Propo
     return Proposal(data.replace(value_range=(low, top)), {"value_range": [low, top]})
 
 
-OPERATORS: dict[str, Callable[[ChartData, Question, np.random.Generator], Proposal | None]] = {
-    "scale": scale,
-    "offset": offset,
-    "delete_max": delete_max,
-    "swap": swap,
-    "cycle": cycle,
-    "zoom": zoom,
-}
-"""Edit type -> operator, in the order edits are listed on an instance."""
+# --- answer-transforms φ_g: (base data, question, edit params) -> φ_g; paper §3 Eq. 1 --------------
+
+def _phi_scale(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(p["factor"], 0.0)
+
+
+def _phi_offset(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(1.0, p["delta"])
+
+
+def _phi_offset_sum(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(1.0, len(data.categories) * p["delta"])
+
+
+def _phi_delete_max_label(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    ranked = sorted(zip(data.values(q.series), data.categories), reverse=True)
+    return LabelMap.from_pairs({ranked[0][1]: ranked[1][1]})
+
+
+def _phi_delete_max_share(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    total = sum(data.values(q.series))
+    return Affine(total / (total - max(data.values(q.series))), 0.0)
+
+
+def _phi_relabel(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return LabelMap.from_pairs(dict(p["map"]))
+
+
+# --- the registered edit types, in the order edits are listed on an instance ----------------------
+
+@register_edit
+class Scale(EditType):
+    """Multiply the question's series by c: φ = a ↦ c·a on values, differences and sums."""
+
+    name = "scale"
+    propose = staticmethod(scale)
+    phi_rules = {"value": _phi_scale, "difference": _phi_scale, "sum": _phi_scale}
+    theory = SCALE
+
+
+@register_edit
+class Offset(EditType):
+    """Add Δ to the question's series: φ = a ↦ a + Δ on values, a ↦ a + nΔ on sums."""
+
+    name = "offset"
+    propose = staticmethod(offset)
+    phi_rules = {"value": _phi_offset, "sum": _phi_offset_sum}
+    theory = OFFSET
+
+
+@register_edit
+class DeleteMax(EditType):
+    """Delete the maximum: argmax moves to the runner-up; a pie share is rescaled by S/(S − max)."""
+
+    name = "delete_max"
+    propose = staticmethod(delete_max)
+    phi_rules = {"argmax": _phi_delete_max_label, "share": _phi_delete_max_share}
+    point_change = -1
+    theory = DELETE_MAX
+
+
+@register_edit
+class Swap(EditType):
+    """Exchange two labels: φ is that transposition on argmax, argmin and compare answers."""
+
+    name = "swap"
+    propose = staticmethod(swap)
+    phi_rules = {"argmax": _phi_relabel, "argmin": _phi_relabel, "compare": _phi_relabel}
+    suites = frozenset({MAIN, MATCHED})
+    theory = SWAP
+
+
+@register_edit
+class Cycle(EditType):
+    """Relabel all m categories by one m-cycle (matched set only: paper §4.3, Corollary 6)."""
+
+    name = "cycle"
+    propose = staticmethod(cycle)
+    phi_rules = {"argmax": _phi_relabel, "argmin": _phi_relabel}
+    suites = frozenset({MATCHED})
+    theory = CYCLE
+
+
+@register_edit
+class Zoom(EditType):
+    """Change the value-axis range only: φ = identity, the invariance control of every instance."""
+
+    name = "zoom"
+    propose = staticmethod(zoom)
+    invariance = True
+    suites = frozenset({MAIN, MATCHED})
+    theory = ZOOM

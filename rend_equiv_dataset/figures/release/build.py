@@ -8,7 +8,7 @@ source of instances (seeds, user tables) gives the same kind of release:
 2. assemble the rows of each config and write them as parquet shards with the
    image bytes embedded, into a temporary folder beside the target;
 3. write the card and the sha256 manifest, then rename the folder into place
-   (:func:`rend_equiv_dataset.hub.atomic_dir`) and drop the cache.
+   (:func:`rend_equiv_dataset.io.atomic_dir`) and drop the cache.
 
 The output bytes depend only on the instances, K and the library versions:
 not on the number of workers, the process, the hash seed or the run.
@@ -20,15 +20,14 @@ import hashlib
 import os
 import shutil
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from rend_equiv_dataset import hub
+from rend_equiv_dataset import hub, io, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release import images as image_cache
-from rend_equiv_dataset.figures.release.card import card_body, card_extra
+from rend_equiv_dataset.figures.release.card import ReleaseSettings, card_body, card_extra
 from rend_equiv_dataset.figures.release.records import (
     instance_features,
     instance_row,
@@ -37,21 +36,10 @@ from rend_equiv_dataset.figures.release.records import (
 )
 
 # Instance sets a release may hold, and the per-image config derived from each.
-INSTANCE_CONFIGS: dict[str, str] = {"instances": "renderings", "matched_cycle": "matched_cycle_renderings"}
-ROWS_PER_SHARD = {"instances": 400, "matched_cycle": 400, "renderings": 4_000, "matched_cycle_renderings": 4_000}
+INSTANCE_CONFIGS: dict[str, str] = schema.RENDERINGS_OF
+ROWS_PER_SHARD = {schema.INSTANCES: 400, schema.MATCHED_CYCLE: 400,
+                  schema.RENDERINGS: 4_000, schema.MATCHED_CYCLE_RENDERINGS: 4_000}
 MANIFEST = "images.sha256"
-
-
-@dataclass(frozen=True)
-class ReleaseSettings:
-    """How a release was made; written into its card."""
-
-    seeds: tuple[int, ...]
-    per_family: int
-    rerenders: int
-    matched_cycle: int
-    source: str = "seeds"
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,35 +80,37 @@ def build_release(
     import datasets
 
     _check_ids(instance_sets)
-    target = hub.check_output_dir(out, overwrite=overwrite)
-    cache = cache_folder(target)
-    everything = [instance for instances in instance_sets.values() for instance in instances]
-    folders = list(image_cache.render_all(everything, settings.rerenders, cache, workers=workers, progress=progress))
-    by_id = {instance.instance_id: folder for instance, folder in zip(everything, folders)}
+    target = io.check_output_dir(out, overwrite=overwrite)
+    with io.output_lock(target):  # before the cache: a refused second build leaves nothing behind
+        io.check_output_dir(target, overwrite=overwrite)  # again: the lock may have put back a killed run's folder
+        cache = cache_folder(target)
+        everything = [instance for instances in instance_sets.values() for instance in instances]
+        folders = list(image_cache.render_all(everything, settings.rerenders, cache, workers=workers, progress=progress))
+        by_id = {instance.instance_id: folder for instance, folder in zip(everything, folders)}
 
-    rows: dict[str, int] = {}
-    shards: dict[str, list[str]] = {}
-    features: dict[str, datasets.Features] = {}
-    manifest: list[str] = []
-    with hub.atomic_dir(target, overwrite=overwrite) as staging:
-        for name, instances in instance_sets.items():
-            per_image = INSTANCE_CONFIGS[name]
-            instance_rows, image_rows = [], []
-            for instance in instances:
-                images = image_cache.load(by_id[instance.instance_id], len(instance.edits))
-                instance_rows.append(instance_row(instance, images))
-                image_rows.extend(rendering_rows(instance, images))
-            for config, config_rows, config_features in (
-                (name, instance_rows, instance_features()),
-                (per_image, image_rows, rendering_features()),
-            ):
-                dataset = datasets.Dataset.from_list(config_rows, features=config_features)
-                shards[config] = hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config])
-                rows[config] = len(config_rows)
-                features[config] = config_features
-            manifest += [f"{hashlib.sha256(r['image']['bytes']).hexdigest()}  {r['render_id']}" for r in image_rows]
-        (staging / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
-        metadata = hub.card_metadata(features, extra=card_extra())
-        hub.write_card(staging, metadata, card_body(instance_sets, settings, rows))
-    shutil.rmtree(cache, ignore_errors=True)
+        rows: dict[str, int] = {}
+        shards: dict[str, list[str]] = {}
+        features: dict[str, datasets.Features] = {}
+        manifest: list[str] = []
+        with io.atomic_dir(target, overwrite=overwrite) as staging:
+            for name, instances in instance_sets.items():
+                per_image = INSTANCE_CONFIGS[name]
+                instance_rows, image_rows = [], []
+                for instance in instances:
+                    images = image_cache.load(by_id[instance.instance_id], len(instance.edits))
+                    instance_rows.append(instance_row(instance, images))
+                    image_rows.extend(rendering_rows(instance, images))
+                for config, config_rows, config_features in (
+                    (name, instance_rows, instance_features()),
+                    (per_image, image_rows, rendering_features()),
+                ):
+                    dataset = datasets.Dataset.from_list(config_rows, features=config_features)
+                    shards[config] = hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config])
+                    rows[config] = len(config_rows)
+                    features[config] = config_features
+                manifest += [f"{hashlib.sha256(r['image']['bytes']).hexdigest()}  {r['render_id']}" for r in image_rows]
+            (staging / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
+            metadata = hub.card_metadata(features, extra=card_extra())
+            hub.write_card(staging, metadata, card_body(instance_sets, settings, rows))
+        shutil.rmtree(cache, ignore_errors=True)
     return ReleaseSummary(target, rows, shards)

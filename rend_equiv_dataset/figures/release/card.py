@@ -9,13 +9,25 @@ from __future__ import annotations
 import platform
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.reports import markdown_table
 
-if TYPE_CHECKING:
-    from rend_equiv_dataset.figures.release.build import ReleaseSettings
+
+@dataclass(frozen=True)
+class ReleaseSettings:
+    """How a release was made; written into its card."""
+
+    seeds: tuple[int, ...]
+    per_family: int
+    rerenders: int
+    matched_cycle: int
+    source: str = "seeds"
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
 
 CITATION = """@misc{rendequiv2026,
   title         = {Consistency Has a Computable Blind Spot: A Commutation Theory of Label-Free
@@ -66,8 +78,7 @@ def rebuild_command(settings: ReleaseSettings) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
+    lines = markdown_table(header, rows)
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from rend_equiv_dataset import __version__
@@ -30,20 +30,10 @@ from rend_equiv_dataset.figures.charts.data import ChartData
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
-from rend_equiv_dataset.figures.release.records import instance_record
+from rend_equiv_dataset.figures.release.records import InstanceImages, instance_record
 
 # How many candidate styles may fail the legibility check before an instance is rejected.
 MAX_REJECTED_STYLES = 24
-
-
-@dataclass(frozen=True)
-class InstanceImages:
-    """PNG bytes of one instance, with the styles they were drawn in."""
-
-    base: bytes
-    base_style: Style
-    rerenders: tuple[tuple[Style, bytes], ...]
-    edits: tuple[bytes, ...]
 
 
 def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
@@ -164,7 +154,9 @@ def save(images: InstanceImages, folder: Path) -> None:
 
 def load(folder: Path, n_edits: int) -> InstanceImages:
     """Read back what :func:`save` wrote."""
-    styles = json.loads((folder / "styles.json").read_text())
+    from rend_equiv_dataset.io import read_json
+
+    styles = read_json(folder / "styles.json")
     rerender_styles = [Style.from_json(json.dumps(s)) for s in styles["rerenders"]]
     return InstanceImages(
         base=(folder / "base.png").read_bytes(),
@@ -174,13 +166,33 @@ def load(folder: Path, n_edits: int) -> InstanceImages:
     )
 
 
-def _init_worker() -> None:
-    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up."""
+def _init_worker(parent: int) -> None:
+    """Pool worker set-up: interrupts are the parent's to handle (it terminates the pool), then warm up.
+
+    A worker also dies, quietly, with its parent: if the parent is killed
+    (SIGKILL leaves it no time to stop the pool) the kernel sends the worker
+    SIGTERM, whose default action ends it without a traceback, instead of
+    letting it fail on the broken result pipe.
+    """
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _die_with_parent(signal.SIGTERM)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(0)
     warm_up()
+
+
+def _die_with_parent(signum: int) -> None:
+    """Ask Linux to send ``signum`` to this process when its parent dies (``PR_SET_PDEATHSIG``); elsewhere a no-op."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_pdeathsig, signum, 0, 0, 0)
 
 
 def _render_to_cache(job: tuple[Instance, int, Path]) -> Path:
@@ -231,7 +243,7 @@ def render_all(
                  for part in ("rerenders", "base")]
         halves: dict[int, dict[str, object]] = {}
         next_out = 0
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker) as pool:
+        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
             results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
             while next_out < len(folders):
                 if not done[next_out]:

@@ -14,22 +14,41 @@ type), so it is unique across a release and stable across builds.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rend_equiv_dataset.figures.charts.styles import Style
 from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.schema import (
+    BASE,
+    EDIT,
+    EDIT_FIELDS,
+    INSTANCE_COLUMNS,
+    RENDERING_COLUMNS,
+    RERENDER,
+    RERENDER_FIELDS,
+    render_id,
+)
 from rend_equiv_dataset.transforms import IDENTITY, to_json
 
 if TYPE_CHECKING:
     import datasets
 
-    from rend_equiv_dataset.figures.release.images import InstanceImages
+__all__ = ["IDENTITY_JSON", "InstanceImages", "instance_features", "instance_record", "instance_row",
+           "render_id", "rendering_features", "rendering_rows"]
 
-ROLES: tuple[str, ...] = ("base", "rerender", "edit")
-RENDERING_FIELDS: tuple[str, ...] = (
-    "render_id", "instance_id", "data_seed", "template_id", "family", "question_type", "role",
-    "variant", "image", "question", "target", "answer_type", "labels", "transform",
-)
 IDENTITY_JSON = to_json(IDENTITY)
+
+
+@dataclass(frozen=True)
+class InstanceImages:
+    """PNG bytes of one instance, with the styles they were drawn in
+    (made by :func:`rend_equiv_dataset.figures.release.images.render_instance`)."""
+
+    base: bytes
+    base_style: Style
+    rerenders: tuple[tuple[Style, bytes], ...]
+    edits: tuple[bytes, ...]
 
 
 def _json(value: Any) -> str:
@@ -65,15 +84,6 @@ def instance_record(instance: Instance) -> dict[str, Any]:
     }
 
 
-def render_id(instance_id: str, role: str, variant: str) -> str:
-    """The key of one image (DESIGN §7.2).
-
-    >>> render_id("s0-bar-007", "base", "base"), render_id("s0-bar-007", "edit", "swap")
-    ('s0-bar-007/base', 's0-bar-007/edit/swap')
-    """
-    return f"{instance_id}/base" if role == "base" else f"{instance_id}/{role}/{variant}"
-
-
 def _image(png: bytes) -> dict[str, Any]:
     return {"bytes": png, "path": None}
 
@@ -107,11 +117,11 @@ def rendering_rows(instance: Instance, images: InstanceImages) -> list[dict[str,
     def row(role: str, variant: str, png: bytes, target: str, transform: str) -> dict[str, Any]:
         values = {**shared, "render_id": render_id(instance.instance_id, role, variant), "role": role,
                   "variant": variant, "image": _image(png), "target": target, "transform": transform}
-        return {name: values[name] for name in RENDERING_FIELDS}
+        return {name: values[name] for name in RENDERING_COLUMNS}
 
-    rows = [row("base", "base", images.base, instance.target, IDENTITY_JSON)]
-    rows += [row("rerender", style.style_id, png, instance.target, IDENTITY_JSON) for style, png in images.rerenders]
-    rows += [row("edit", edit.edit_type, png, edit.target, to_json(edit.transform))
+    rows = [row(BASE, BASE, images.base, instance.target, IDENTITY_JSON)]
+    rows += [row(RERENDER, style.style_id, png, instance.target, IDENTITY_JSON) for style, png in images.rerenders]
+    rows += [row(EDIT, edit.edit_type, png, edit.target, to_json(edit.transform))
              for edit, png in zip(instance.edits, images.edits)]
     return rows
 
@@ -127,15 +137,13 @@ def instance_features() -> datasets.Features:
     import datasets
 
     s, i = _string, datasets.Value("int64")
-    return datasets.Features({
-        "instance_id": s(), "data_seed": i, "index": i, "template_id": s(), "family": s(),
-        "question_type": s(), "question": s(), "target": s(), "answer_type": s(),
-        "labels": datasets.List(s()), "question_params": s(), "data": s(), "source": s(),
-        "image": datasets.Image(), "style": s(),
-        "rerenders": datasets.List({"style_id": s(), "style": s(), "image": datasets.Image()}),
-        "edits": datasets.List({"type": s(), "params": s(), "transform": s(), "target": s(), "data": s(),
-                                "image": datasets.Image()}),
-    })
+
+    def struct(fields: tuple[str, ...]) -> dict[str, Any]:
+        return {name: datasets.Image() if name == "image" else s() for name in fields}
+
+    types = {"data_seed": i, "index": i, "labels": datasets.List(s()), "image": datasets.Image(),
+             "rerenders": datasets.List(struct(RERENDER_FIELDS)), "edits": datasets.List(struct(EDIT_FIELDS))}
+    return datasets.Features({name: types.get(name, s()) for name in INSTANCE_COLUMNS})
 
 
 def rendering_features() -> datasets.Features:
@@ -144,4 +152,4 @@ def rendering_features() -> datasets.Features:
 
     s = _string
     types = {"data_seed": datasets.Value("int64"), "image": datasets.Image(), "labels": datasets.List(s())}
-    return datasets.Features({name: types.get(name, s()) for name in RENDERING_FIELDS})
+    return datasets.Features({name: types.get(name, s()) for name in RENDERING_COLUMNS})

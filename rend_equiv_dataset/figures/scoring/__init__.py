@@ -6,10 +6,10 @@ The pipeline, one module per step:
 - :mod:`.metrics` — AUROC, RC-AUC, ECE and matched-FPR detection over resampled clusters;
 - :mod:`.taxonomy` — fitted error maps of wrong answers and the theory's predicted detection;
 - :mod:`.evaluation` — every table of the report, with template-clustered intervals;
-- :mod:`.pipeline`, :mod:`.report`, :mod:`.plots` — files in, report folder out;
+- :mod:`.pipeline`, :mod:`.panel_report`, :mod:`.plots` — files in, report folder out;
 - :mod:`.simulate`, :mod:`.synthetic` — planted-error readers and in-memory releases;
 - :mod:`.leaderboard` — submissions in the Hugging Face results shape;
-- :mod:`.signals` — the per-instance rules as plain functions (what ``metrics/`` wraps);
+- :mod:`.execution_signal` — the per-instance rules as plain functions (what ``metrics/`` wraps);
 - :mod:`.predictions` — the predictions file reader.
 
 Answers are read by :mod:`rend_equiv_dataset.figures.answers`; the cluster

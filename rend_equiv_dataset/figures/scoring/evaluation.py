@@ -19,11 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from rend_equiv_dataset.figures.release.read import Rendering
+from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.scoring import metrics as m
 from rend_equiv_dataset.stats import DEFAULT_RESAMPLES, cluster_codes, percentile_interval, resample_counts
 from rend_equiv_dataset.figures.scoring.instances import IBEM_REA, InstanceScore
 from rend_equiv_dataset.figures.scoring.taxonomy import instance_error, predicted_detection, taxonomy_counts
+from rend_equiv_dataset.schema import NUMBER
 from rend_equiv_dataset.transforms import Transform
 
 NUMERIC_EDITS = ("scale", "offset")
@@ -216,7 +217,7 @@ def signal_table(stats: dict, cols: Columns) -> dict[str, dict]:
 def detection_by_edit(
     scores: Sequence[InstanceScore],
     errors: dict[str, Transform | None],
-    edit_rows: dict[str, dict[str, Rendering]],
+    edit_rows: dict[str, dict[str, RenderingRow]],
     templates: NDArray[np.str_],
     n_resamples: int,
     seed: int,
@@ -253,7 +254,7 @@ def detection_by_edit(
 
 
 def _target(score: InstanceScore) -> float | str:
-    return float(score.target) if score.answer_type == "number" else score.target
+    return float(score.target) if score.answer_type == NUMBER else score.target
 
 
 def fisher_tests(table: dict[str, dict]) -> list[dict]:
@@ -408,7 +409,7 @@ def edit_accuracy(scores: Sequence[InstanceScore]) -> dict[str, dict]:
 
 
 def fit_errors(
-    scores: Sequence[InstanceScore], edit_rows: dict[str, dict[str, Rendering]]
+    scores: Sequence[InstanceScore], edit_rows: dict[str, dict[str, RenderingRow]]
 ) -> dict[str, tuple[str, Transform | None]]:
     """The fitted error (class, map) of every instance whose base answer is wrong."""
     return {
@@ -420,7 +421,7 @@ def fit_errors(
 
 def evaluate(
     scores: Sequence[InstanceScore],
-    edit_rows: dict[str, dict[str, Rendering]],
+    edit_rows: dict[str, dict[str, RenderingRow]],
     *,
     threshold: float = 0.5,
     n_resamples: int = DEFAULT_RESAMPLES,

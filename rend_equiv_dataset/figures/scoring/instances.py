@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.predictions import Prediction
-from rend_equiv_dataset.figures.release.read import Rendering
+from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.answers.relaxed import clusters, entropy, is_correct, residual, residual_ok, target_value, within
 from rend_equiv_dataset.figures.answers.parse import ParsedAnswer, parse_answer
+from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
 from rend_equiv_dataset.transforms import Affine, Identity, LabelMap
 
 DEFAULT_THRESHOLD = 0.5
@@ -40,12 +41,12 @@ BASELINES = ("logprob", "self_consistency", "semantic_entropy", "perturbation")
 
 
 @dataclass
-class Instance:
+class InstanceRenderings:
     """The renderings of one instance, grouped."""
 
-    base: Rendering
-    rerenders: list[Rendering] = field(default_factory=list)
-    edits: dict[str, Rendering] = field(default_factory=dict)
+    base: RenderingRow
+    rerenders: list[RenderingRow] = field(default_factory=list)
+    edits: dict[str, RenderingRow] = field(default_factory=dict)
 
 
 @dataclass
@@ -76,25 +77,25 @@ class InstanceScore:
         return {g: not residual_ok(r, self.answer_type) for g, r in self.residuals.items()}
 
 
-_TRANSFORM_TYPES = {"number": (Identity, Affine), "label": (Identity, LabelMap)}
+_TRANSFORM_TYPES = {NUMBER: (Identity, Affine), LABEL: (Identity, LabelMap)}
 
 
-def group_instances(renderings: Sequence[Rendering]) -> list[Instance]:
+def group_instances(renderings: Sequence[RenderingRow]) -> list[InstanceRenderings]:
     """Group rows by ``instance_id`` (sorted), checking the edit rows' transforms fit the answer type."""
-    groups: dict[str, list[Rendering]] = defaultdict(list)
+    groups: dict[str, list[RenderingRow]] = defaultdict(list)
     for row in renderings:
         groups[row.instance_id].append(row)
     instances = []
     for instance_id in sorted(groups):
         rows = groups[instance_id]
-        base = next((r for r in rows if r.role == "base"), None)
+        base = next((r for r in rows if r.role == BASE), None)
         if base is None:
             raise InputError(f"instance {instance_id!r} has no base rendering", field="role")
-        instance = Instance(base)
+        instance = InstanceRenderings(base)
         for row in sorted(rows, key=lambda r: r.render_id):
-            if row.role == "rerender":
+            if row.role == RERENDER:
                 instance.rerenders.append(row)
-            elif row.role == "edit":
+            elif row.role == EDIT:
                 _add_edit(instance, row)
         if not instance.edits:
             raise InputError(f"instance {instance_id!r} has no edit rows; ECS needs at least the zoom edit", field="role")
@@ -102,7 +103,7 @@ def group_instances(renderings: Sequence[Rendering]) -> list[Instance]:
     return instances
 
 
-def _add_edit(instance: Instance, row: Rendering) -> None:
+def _add_edit(instance: InstanceRenderings, row: RenderingRow) -> None:
     if row.variant in instance.edits:
         raise InputError(f"instance {row.instance_id!r} has two {row.variant!r} edits", field="variant")
     if row.answer_type != instance.base.answer_type or not isinstance(row.transform, _TRANSFORM_TYPES[row.answer_type]):
@@ -113,7 +114,7 @@ def _add_edit(instance: Instance, row: Rendering) -> None:
     instance.edits[row.variant] = row
 
 
-def _parsed(row: Rendering, predictions: Mapping[str, Prediction]) -> ParsedAnswer:
+def _parsed(row: RenderingRow, predictions: Mapping[str, Prediction]) -> ParsedAnswer:
     prediction = predictions.get(row.render_id)
     if prediction is None:
         return None
@@ -121,7 +122,7 @@ def _parsed(row: Rendering, predictions: Mapping[str, Prediction]) -> ParsedAnsw
     return parse_answer(text, row.answer_type, row.labels, row.question)
 
 
-def score_instance(instance: Instance, predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD) -> InstanceScore:
+def score_instance(instance: InstanceRenderings, predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD) -> InstanceScore:
     """All signals of one instance (see the module docstring for each rule)."""
     base = instance.base
     kind = base.answer_type
@@ -160,7 +161,7 @@ def score_instance(instance: Instance, predictions: Mapping[str, Prediction], th
 
 
 def _baselines(
-    instance: Instance, predictions: Mapping[str, Prediction], answer: ParsedAnswer, rerender_answers: list[ParsedAnswer]
+    instance: InstanceRenderings, predictions: Mapping[str, Prediction], answer: ParsedAnswer, rerender_answers: list[ParsedAnswer]
 ) -> dict[str, float]:
     base = instance.base
     kind, labels = base.answer_type, base.labels
@@ -184,10 +185,10 @@ def _baselines(
 
 
 def score_instances(
-    renderings: Sequence[Rendering], predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD
+    renderings: Sequence[RenderingRow], predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD
 ) -> list[InstanceScore]:
     """Score every instance of a release (sorted by ``instance_id``)."""
     return [score_instance(i, predictions, threshold) for i in group_instances(renderings)]
 
 
-__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "Instance", "InstanceScore", "group_instances", "score_instance", "score_instances", "target_value"]
+__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "InstanceRenderings", "InstanceScore", "group_instances", "score_instance", "score_instances", "target_value"]

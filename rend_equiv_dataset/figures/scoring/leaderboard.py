@@ -1,155 +1,114 @@
-"""Leaderboard submissions in the Hugging Face results shape, regenerated atomically.
+"""Figure-reading submissions: a scored predictions file as a results file of the Hugging Face leaderboard shape.
 
-A submission is scored like ``rend-equiv score`` and stored as
-``LEADERBOARD/results/<model_name>/results_<sha12>.json`` with
-``{"config": {"model_name", ...provenance}, "results": {"rend_equiv": {...}}}``
-(the shape of the Open LLM Leaderboard results files). The file holds no
-timestamp, and its name comes from the predictions' sha256, so resubmitting
-the same file rewrites the same bytes: submission is idempotent. Then
-``leaderboard.json`` and ``leaderboard.md`` are regenerated from every
-results file. A leaderboard ranks one release: a submission for another
-dataset fingerprint is refused. Everything is validated before anything is written, and every
-file is written to a temporary name and renamed.
+A submission is scored like ``rend-equiv score`` and stored by
+:func:`rend_equiv_dataset.board.store.submit_payload` as
+``LEADERBOARD/results/<org>/<name>/results_<UTC time>.json``::
+
+    {"config": {"model_name", "model_sha", "model_dtype", "model_type", "params_billions",
+                "dataset_fingerprint", "package_version", "versions", "generation", ...},
+     "results": {"rend_equiv": {"accuracy", "accuracy_ci", "accuracy_stderr", ...}}}
+
+the shape the Hugging Face leaderboard template reads (``config.model_name``,
+``config.model_sha``, ``config.model_dtype``, ``results[task][metric]``).
+Each headline metric carries its 95% cluster-bootstrap interval (``_ci``) and a
+standard error read off that interval (``_stderr``: its width over 2 × 1.96).
+The table keeps one row per model, its latest submission; every earlier one
+stays in the model's folder and in the board's manifest.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.board.store import Kind, check_board_dir, submit_payload
+from rend_equiv_dataset.board.store import check_model_name, library_versions, stderr_of
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 
 TASK = "rend_equiv"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$")
-COLUMNS = ("accuracy", "auroc_combined", "auroc_ecs", "auroc_rea", "ibem_rate", "ibem_detection_ecs", "no_residual_fraction")
 
 
-def check_model_name(name: str) -> str:
-    """``name`` or ``org/name``: letters, digits, ``.``, ``_``, ``-``; at most 96 characters.
+@dataclass(frozen=True)
+class ModelInfo:
+    """What the submitter says about the model; ``None`` falls back to the predictions' ``meta`` line."""
 
-    >>> check_model_name("Qwen/Qwen2.5-VL-7B-Instruct")
-    'Qwen/Qwen2.5-VL-7B-Instruct'
-    >>> check_model_name("../x")
-    Traceback (most recent call last):
-    ...
-    rend_equiv_dataset.errors.InputError: field '--model-name': expected NAME or ORG/NAME of letters, digits, '.', '_', '-' (at most 96 characters), got '../x'
-    """
-    if not isinstance(name, str) or len(name) > 96 or not _NAME.match(name) or ".." in name:
-        raise InputError(
-            f"expected NAME or ORG/NAME of letters, digits, '.', '_', '-' (at most 96 characters), got {name!r}",
-            field="--model-name",
-        )
-    return name
+    revision: str | None = None
+    dtype: str | None = None
+    model_type: str | None = None
+    params_billions: float | None = None
 
 
-def results_payload(run: ScoreRun, model_name: str) -> dict[str, Any]:
-    """The results file: config (model and provenance) and the headline results."""
+def _metric(results: dict[str, Any], key: str, value: Any, ci: Any) -> None:
+    results[key] = value
+    results[f"{key}_ci"] = list(ci) if ci else None
+    results[f"{key}_stderr"] = stderr_of(ci)
+
+
+def results_payload(run: ScoreRun, model_name: str, model: ModelInfo = ModelInfo()) -> dict[str, Any]:
+    """The results file of one scored run: config (model and provenance) and every headline with its interval."""
+    check_model_name(model_name)
     report = run.report
     provenance = report["provenance"]
-    signals = report["signals"]
-    results = {
-        "accuracy": report["accuracy"],
-        "accuracy_ci": report["accuracy_ci"],
-        "auroc_combined": signals["combined"]["auroc"],
-        "auroc_ecs": signals["ecs"]["auroc"],
-        "auroc_rea": signals["rea"]["auroc"],
-        "ibem_n": report["ibem"]["n"],
-        "ibem_rate": report["ibem"]["rate"],
-        "ibem_detection_ecs": report["ibem"]["at_threshold"]["ecs"],
-        "ibem_detection_matched_fpr": report["ibem"]["detection"],
-        "matched_fpr": report["ibem"]["matched_fpr"],
-        "no_residual_fraction": report["no_residual_fraction"],
-        "detection_by_edit": {g: row["rate"] for g, row in report["detection_by_edit"].items()},
+    meta = provenance.get("predictions_meta") or {}
+    signals, ibem = report["signals"], report["ibem"]
+    results: dict[str, Any] = {}
+    _metric(results, "accuracy", report["accuracy"], report.get("accuracy_ci"))
+    _metric(results, "ecs_auroc", signals["ecs"]["auroc"], signals["ecs"].get("auroc_ci"))
+    _metric(results, "ibem_detection", ibem["detection"]["ecs"], (ibem.get("detection_ci") or {}).get("ecs"))
+    _metric(results, "combined_auroc", signals["combined"]["auroc"], signals["combined"].get("auroc_ci"))
+    _metric(results, "rea_auroc", signals["rea"]["auroc"], signals["rea"].get("auroc_ci"))
+    _metric(results, "ibem_rate", ibem["rate"], ibem.get("rate_ci"))
+    _metric(results, "ibem_detection_at_threshold", ibem["at_threshold"]["ecs"], (ibem.get("at_threshold_ci") or {}).get("ecs"))
+    _metric(results, "no_residual_fraction", report["no_residual_fraction"], (report.get("no_residual") or {}).get("ci"))
+    results.update({
+        "matched_fpr": ibem["matched_fpr"],
+        "ibem_n": ibem["n"],
         "n_instances": report["n_instances"],
         "missing_renderings": report["missing"]["count"],
+        "detection_by_edit": {g: {"rate": row["rate"], "ci": row.get("ci"), "predicted": row.get("predicted"), "n": row["n"]}
+                              for g, row in report["detection_by_edit"].items()},
+    })
+    generation = {k: meta[k] for k in ("model", "backend", "generation", "prompt_template_hash", "seed") if k in meta}
+    config = {
+        "model_name": model_name,
+        "model_sha": model.revision or meta.get("revision") or "unknown",
+        "model_dtype": model.dtype or meta.get("dtype") or (meta.get("generation") or {}).get("dtype") or "unknown",
+        "model_type": model.model_type,
+        "params_billions": model.params_billions,
+        "submission_sha256": provenance["predictions_sha256"],
+        "predictions_sha256": provenance["predictions_sha256"],
+        "dataset_fingerprint": provenance["dataset_fingerprint"],
+        "package_version": provenance["package_version"],
+        "versions": library_versions(),
+        "generation": generation,
+        "threshold": report["threshold"],
+        "seeds": report["seeds"],
+        "bootstrap": report.get("bootstrap"),
     }
-    return {
-        "config": {
-            "model_name": model_name,
-            "package_version": provenance["package_version"],
-            "dataset_fingerprint": provenance["dataset_fingerprint"],
-            "predictions_sha256": provenance["predictions_sha256"],
-            "predictions_meta": provenance["predictions_meta"],
-            "threshold": report["threshold"],
-            "seeds": report["seeds"],
-        },
-        "results": {TASK: results},
-    }
+    return {"config": config, "results": {TASK: results}}
 
 
-def _dumps(payload: Any) -> str:
-    from rend_equiv_dataset.figures.scoring.report import clean
+def report_assets(run: ScoreRun) -> dict[str, bytes]:
+    """The model page's files: the report's three plots and its Markdown text."""
+    from rend_equiv_dataset.figures.scoring.plots import write_plots
+    from rend_equiv_dataset.figures.scoring.report import markdown
 
-    return json.dumps(clean(payload), indent=2, sort_keys=True, allow_nan=False) + "\n"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def read_results(leaderboard: Path) -> list[dict[str, Any]]:
-    """Every results file under ``leaderboard/results``, validated, sorted by path."""
-    rows = []
-    for path in sorted((leaderboard / "results").glob("**/results_*.json")):
-        try:
-            payload = json.loads(path.read_text(encoding="utf-8"))
-            config, results = payload["config"], payload["results"][TASK]
-            rows.append({"model_name": config["model_name"], "dataset_fingerprint": config["dataset_fingerprint"], "predictions_sha256": config["predictions_sha256"], **{k: results[k] for k in COLUMNS}})
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            raise InputError(f"not a results file of this leaderboard: {err!r}", file=path) from None
-    return rows
-
-
-def table_markdown(rows: list[dict[str, Any]]) -> str:
-    """The leaderboard as a Markdown table."""
-    header = "| rank | model | " + " | ".join(COLUMNS) + " |"
-    lines = ["# REND-EQUIV leaderboard", "", header, "|" + " --- |" * (len(COLUMNS) + 2)]
-    for rank, row in enumerate(rows, start=1):
-        values = " | ".join("—" if row[k] is None else f"{row[k]:.3f}" for k in COLUMNS)
-        lines.append(f"| {rank} | {row['model_name']} | {values} |")
-    return "\n".join(lines) + "\n"
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = write_plots(run, Path(tmp))
+        assets = {path.name: path.read_bytes() for path in paths}
+    assets["report.md"] = markdown(run.report).encode("utf-8")
+    return assets
 
 
 def check_leaderboard_dir(leaderboard: str | Path) -> Path:
-    """The leaderboard folder: created if missing, its parent must exist; existing results must read."""
-    folder = Path(leaderboard)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(f"{folder} exists and is not a folder", field="--leaderboard")
-    if not folder.resolve().parent.is_dir():
-        raise InputError(f"parent folder {folder.resolve().parent} does not exist", field="--leaderboard")
-    if folder.is_dir():
-        read_results(folder)
-    return folder
+    """The leaderboard folder a submission may write (see :func:`rend_equiv_dataset.board.store.check_board_dir`)."""
+    return check_board_dir(leaderboard)
 
 
-def submit(run: ScoreRun, model_name: str, leaderboard: str | Path) -> Path:
-    """Store one submission and regenerate the tables; returns the results file path."""
-    check_model_name(model_name)
-    folder = check_leaderboard_dir(leaderboard)
-    payload = results_payload(run, model_name)
-    fingerprint = payload["config"]["dataset_fingerprint"]
-    others = {r["dataset_fingerprint"] for r in read_results(folder)} if folder.is_dir() else set()
-    if others - {fingerprint}:
-        raise InputError(
-            f"this leaderboard ranks dataset {sorted(others)[0][:16]}…; the predictions are for {fingerprint[:16]}…",
-            field="--leaderboard",
-        )
-    path = folder / "results" / model_name / f"results_{payload['config']['predictions_sha256'][:12]}.json"
-    _write_atomic(path, _dumps(payload))
-    rows = sorted(read_results(folder), key=lambda r: (-(r["accuracy"] or 0.0), r["model_name"], r["predictions_sha256"]))
-    _write_atomic(folder / "leaderboard.json", _dumps(rows))
-    _write_atomic(folder / "leaderboard.md", table_markdown(rows))
-    return path
+def submit(run: ScoreRun, model_name: str, leaderboard: str | Path, model: ModelInfo = ModelInfo()) -> Path:
+    """Store one scored run on the leaderboard and publish the new board; returns the results file path."""
+    payload = results_payload(run, model_name, model)
+    check_board_dir(leaderboard)
+    return submit_payload(leaderboard, Kind.FIGURES, payload, report_assets(run))

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset import __version__
+from rend_equiv_dataset import __version__, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.predictions import Prediction, Predictions, read_predictions
-from rend_equiv_dataset.figures.release.read import Rendering, dataset_fingerprint, load_matched_renderings, load_renderings
+from rend_equiv_dataset.figures.release.read import RenderingRow, dataset_fingerprint, load_matched_renderings, load_renderings
 from rend_equiv_dataset.stats import DEFAULT_RESAMPLES
 from rend_equiv_dataset.figures.scoring.evaluation import evaluate, fit_errors, matched_cycle
 from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD, InstanceScore, group_instances, score_instance
@@ -46,7 +46,7 @@ def check_threshold(threshold: float, option: str = "--threshold") -> float:
 
 
 def score_predictions(
-    renderings: Sequence[Rendering],
+    renderings: Sequence[RenderingRow],
     predictions: dict[str, Prediction],
     *,
     threshold: float = DEFAULT_THRESHOLD,
@@ -65,7 +65,7 @@ def score_predictions(
 
 def read_release_and_predictions(
     data_dir: str | Path, predictions_path: str | Path
-) -> tuple[list[Rendering], list[Rendering], Predictions, str]:
+) -> tuple[list[RenderingRow], list[RenderingRow], Predictions, str]:
     """Load a release and a predictions file checked against it.
 
     Returns (renderings, matched-cycle renderings, predictions, fingerprint).
@@ -80,7 +80,7 @@ def read_release_and_predictions(
     return renderings, matched, predictions, fingerprint
 
 
-def score_matched(matched: Sequence[Rendering], predictions: dict[str, Prediction], threshold: float) -> dict[str, Any] | None:
+def score_matched(matched: Sequence[RenderingRow], predictions: dict[str, Prediction], threshold: float) -> dict[str, Any] | None:
     """Swap versus cycle on the matched set (paper §4.3), with the predicted ratio 2(m−2)!/m; ``None`` if unanswered."""
     import math
 
@@ -90,7 +90,7 @@ def score_matched(matched: Sequence[Rendering], predictions: dict[str, Predictio
     result = matched_cycle(scores)
     if result is None:
         return None
-    sizes = sorted({len(r.labels) for r in matched if r.role == "base"})
+    sizes = sorted({len(r.labels) for r in matched if r.role == schema.BASE})
     result["predicted_undetectable_ratio"] = {str(m): 2 * math.factorial(m - 2) / m for m in sizes if m >= 2}
     return result
 

@@ -1,13 +1,15 @@
-"""Strict reader for predictions files (DESIGN §7.3).
+"""Strict reader for predictions files.
 
 One JSON object per line: an optional first line ``{"meta": {...}}``, then one
 line per rendering ``{"render_id", "output", "answer"?, "logprob"?,
 "samples"?, "perturbed"?}``. Every rule is checked and a violation raises
 :class:`~rend_equiv_dataset.errors.InputError` naming the file, line and field:
 
-- each line is one complete JSON object (a truncated last line is an error,
-  not dropped: a scored file must be whole); NaN/Infinity and duplicate keys
-  are rejected; blank lines are rejected except one final newline;
+- each line is one complete JSON object, read by
+  :func:`rend_equiv_dataset.io.jsonl_rows` with its limits (a truncated last
+  line is an error, not dropped: a scored file must be whole; NaN, Infinity,
+  numbers too large for a float, lone surrogates, duplicate keys and deep
+  nesting are rejected); blank lines are rejected except one final newline;
 - unknown fields are rejected (``extra="forbid"``), types are strict;
 - a ``render_id`` appears at most once and must belong to the release;
 - a ``meta.dataset_fingerprint``, when present, must equal the release's.
@@ -19,8 +21,7 @@ with anything), and the count is reported as ``missing`` in the report.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import echo, jsonl_rows, write_jsonl
 
 
 class Prediction(BaseModel):
@@ -61,36 +63,13 @@ class Predictions:
     missing: tuple[str, ...] = ()
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not allowed")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    if dupes := sorted({k for k in keys if keys.count(k) > 1}):
-        raise ValueError(f"duplicate key {dupes[0]!r}")
-    return dict(pairs)
-
-
-def _decode(text: str, path: Path, line: int) -> dict[str, Any]:
-    try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as err:
-        raise InputError(f"not a complete JSON object ({err.msg} at column {err.colno})", file=path, line=line) from None
-    except ValueError as err:
-        raise InputError(str(err), file=path, line=line) from None
-    if not isinstance(value, dict):
-        raise InputError(f"expected a JSON object, got {type(value).__name__}", file=path, line=line)
-    return value
-
-
 def _validated(model: type[BaseModel], value: dict[str, Any], path: Path, line: int) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or None
-        raise InputError(f"{first['msg']}, got {first.get('input')!r}", file=path, line=line, field=where) from None
+        raise InputError(f"{first['msg']}, got {echo(first.get('input'))}", file=path, line=line, field=where) from None
 
 
 def read_predictions(
@@ -109,32 +88,19 @@ def read_predictions(
             a different ``meta.dataset_fingerprint`` is an error.
     """
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot read the predictions file: {err.strerror}", file=path) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte {err.start})", file=path) from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     known = None if render_ids is None else set(render_ids)
     meta: dict[str, Any] = {}
     by_id: dict[str, Prediction] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            raise InputError("blank line; expected one JSON object per line", file=path, line=number)
-        value = _decode(line, path, number)
+    for number, value in jsonl_rows(path, skip_blank=False):
         if "meta" in value:
             meta = _read_meta(value, path, number, fingerprint)
             continue
         prediction = _validated(Prediction, value, path, number)
         if prediction.render_id in by_id:
-            raise InputError(f"duplicate render_id {prediction.render_id!r}", file=path, line=number, field="render_id")
+            raise InputError(f"duplicate render_id {echo(prediction.render_id)}", file=path, line=number, field="render_id")
         if known is not None and prediction.render_id not in known:
-            raise InputError(f"render_id {prediction.render_id!r} is not in this release", file=path, line=number, field="render_id")
+            raise InputError(f"render_id {echo(prediction.render_id)} is not in this release", file=path, line=number,
+                             field="render_id")
         by_id[prediction.render_id] = prediction
     if not by_id:
         raise InputError("no predictions in the file", file=path)
@@ -160,22 +126,11 @@ def _read_meta(value: dict[str, Any], path: Path, line: int, fingerprint: str | 
 
 
 def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> None:
-    """Write a predictions file atomically (temp file next to ``path``, then rename)."""
-    import os
-    import tempfile
+    """Write a predictions file atomically (validated rows after an optional meta line)."""
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            if meta is not None:
-                handle.write(json.dumps({"meta": meta}, allow_nan=False, sort_keys=True) + "\n")
-            for record in predictions:
-                Prediction.model_validate(record)
-                handle.write(json.dumps(record, allow_nan=False, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    def validated() -> Iterator[dict[str, Any]]:
+        for record in predictions:
+            Prediction.model_validate(record)
+            yield record
 
+    write_jsonl(path, validated(), meta=meta)

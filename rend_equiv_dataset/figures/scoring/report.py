@@ -8,32 +8,18 @@ is empty or is itself a report folder (it holds ``report.json``).
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.hub import atomic_dir
+from rend_equiv_dataset.io import atomic_dir
 from rend_equiv_dataset.figures.scoring.instances import InstanceScore
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
+from rend_equiv_dataset.reports import json_ready as clean
+from rend_equiv_dataset.reports import markdown_table
 
-
-def clean(value: Any) -> Any:
-    """JSON-safe copy: non-finite floats become ``None``, tuples lists, numpy scalars Python numbers.
-
-    >>> clean({"a": float("nan"), "b": (1, 2.5)})
-    {'a': None, 'b': [1, 2.5]}
-    """
-    if isinstance(value, dict):
-        return {str(k): clean(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [clean(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+__all__ = ["clean", "instance_record", "markdown", "write_report"]
 
 
 def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
@@ -117,25 +103,21 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         "## Table 1 — detection by edit type on IBEM",
         "",
-        "| edit | flagged | n | rate | 95% CI (cluster bootstrap) | 95% CI (exact) | predicted |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
-    for edit, row in report["detection_by_edit"].items():
-        lines.append(f"| {edit} | {row['flagged']} | {row['n']} | {_fmt(row['rate'])} | {_ci(row.get('ci'))} | {_ci(row['ci_exact'])} | {_fmt(row['predicted'])} |")
-    lines += ["", "| comparison | p | p (Bonferroni) |", "| --- | --- | --- |"]
-    lines += [f"| {t['comparison']} | {_fmt(t['p'], 4)} | {_fmt(t['p_bonferroni'], 4)} |" for t in report["fisher"]]
-    lines += [
-        "",
-        "## Table 2 — signals",
-        "",
-        "| signal | n | AUROC | RC-AUC | ECE | IBEM detection (matched FPR) | AUROC (REA ≥ 0.75) | ECE (REA ≥ 0.75) |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
-    ]
-    for name, row in report["signals"].items():
-        lines.append(
-            f"| {name} | {row['n']} | {_fmt(row['auroc'])} {_ci(row['auroc_ci'])} | {_fmt(row['rc_auc'])} | {_fmt(row['ece'])} "
-            f"| {_fmt(ibem['detection'].get(name))} | {_fmt(row['high_rea']['auroc'])} | {_fmt(row['high_rea']['ece'])} |"
-        )
+    lines += markdown_table(
+        ["edit", "flagged", "n", "rate", "95% CI (cluster bootstrap)", "95% CI (exact)", "predicted"],
+        ([edit, row["flagged"], row["n"], _fmt(row["rate"]), _ci(row.get("ci")), _ci(row["ci_exact"]), _fmt(row["predicted"])]
+         for edit, row in report["detection_by_edit"].items()),
+    )
+    lines += ["", *markdown_table(["comparison", "p", "p (Bonferroni)"],
+                                  ([t["comparison"], _fmt(t["p"], 4), _fmt(t["p_bonferroni"], 4)] for t in report["fisher"]))]
+    lines += ["", "## Table 2 — signals", ""]
+    lines += markdown_table(
+        ["signal", "n", "AUROC", "RC-AUC", "ECE", "IBEM detection (matched FPR)", "AUROC (REA ≥ 0.75)", "ECE (REA ≥ 0.75)"],
+        ([name, row["n"], f"{_fmt(row['auroc'])} {_ci(row['auroc_ci'])}", _fmt(row["rc_auc"]), _fmt(row["ece"]),
+          _fmt(ibem["detection"].get(name)), _fmt(row["high_rea"]["auroc"]), _fmt(row["high_rea"]["ece"])]
+         for name, row in report["signals"].items()),
+    )
     gain = report["combined_gain"]
     lines += ["", f"Combined minus REA AUROC: {_fmt(gain['auroc'])} {_ci(gain['ci'])}", ""]
     lines += _cv_lines(report) + _seed_lines(report) + _accuracy_lines(report) + _taxonomy_lines(report)
@@ -145,29 +127,40 @@ def markdown(report: dict[str, Any]) -> str:
 def _cv_lines(report: dict[str, Any]) -> list[str]:
     if not report["threshold_cv"]:
         return []
-    lines = ["## Threshold cross-validation (fit on one seed, test on the others)", "", "| train seed | threshold | test detection | test FPR | default detection | default FPR |", "| --- | --- | --- | --- | --- | --- |"]
-    for row in report["threshold_cv"]:
-        lines.append(f"| {row['train_seed']} | {row['threshold']} | {_fmt(row['test_detection'])} | {_fmt(row['test_fpr'])} | {_fmt(row['default_detection'])} | {_fmt(row['default_fpr'])} |")
+    lines = ["## Threshold cross-validation (fit on one seed, test on the others)", ""]
+    lines += markdown_table(
+        ["train seed", "threshold", "test detection", "test FPR", "default detection", "default FPR"],
+        ([row["train_seed"], row["threshold"], _fmt(row["test_detection"]), _fmt(row["test_fpr"]),
+          _fmt(row["default_detection"]), _fmt(row["default_fpr"])] for row in report["threshold_cv"]),
+    )
     return [*lines, ""]
 
 
 def _seed_lines(report: dict[str, Any]) -> list[str]:
-    lines = ["## Per seed", "", "| seed | n | accuracy | AUROC (combined) | IBEM n | ECS detection |", "| --- | --- | --- | --- | --- | --- |"]
-    for seed, row in report["per_seed"].items():
-        lines.append(f"| {seed} | {row['n']} | {_fmt(row['accuracy'])} | {_fmt(row['auroc'].get('combined'))} | {row['ibem_n']} | {_fmt(row['ibem_detection'])} |")
+    lines = ["## Per seed", ""]
+    lines += markdown_table(
+        ["seed", "n", "accuracy", "AUROC (combined)", "IBEM n", "ECS detection"],
+        ([seed, row["n"], _fmt(row["accuracy"]), _fmt(row["auroc"].get("combined")), row["ibem_n"],
+          _fmt(row["ibem_detection"])] for seed, row in report["per_seed"].items()),
+    )
     return [*lines, ""]
 
 
 def _accuracy_lines(report: dict[str, Any]) -> list[str]:
-    lines = ["## Difficulty control: base versus edited accuracy", "", "| edit | n | base | edited | difference |", "| --- | --- | --- | --- | --- |"]
-    for edit, row in report["edit_accuracy"].items():
-        lines.append(f"| {edit} | {row['n']} | {_fmt(row['base_accuracy'])} | {_fmt(row['edited_accuracy'])} | {_fmt(row['difference'])} |")
+    lines = ["## Difficulty control: base versus edited accuracy", ""]
+    lines += markdown_table(
+        ["edit", "n", "base", "edited", "difference"],
+        ([edit, row["n"], _fmt(row["base_accuracy"]), _fmt(row["edited_accuracy"]), _fmt(row["difference"])]
+         for edit, row in report["edit_accuracy"].items()),
+    )
     cycle = report.get("matched_cycle")
     if cycle:
-        lines += ["", "## Swap versus cycle (instances with both)", "", "| population | n | swap | cycle | only swap | only cycle | McNemar p |", "| --- | --- | --- | --- | --- | --- | --- |"]
-        for name in ("all", "wrong"):
-            row = cycle[name]
-            lines.append(f"| {name} | {row['n']} | {row['swap_flagged']} | {row['cycle_flagged']} | {row['only_swap']} | {row['only_cycle']} | {_fmt(row['mcnemar_p'], 4)} |")
+        lines += ["", "## Swap versus cycle (instances with both)", ""]
+        lines += markdown_table(
+            ["population", "n", "swap", "cycle", "only swap", "only cycle", "McNemar p"],
+            ([name, cycle[name]["n"], cycle[name]["swap_flagged"], cycle[name]["cycle_flagged"], cycle[name]["only_swap"],
+              cycle[name]["only_cycle"], _fmt(cycle[name]["mcnemar_p"], 4)] for name in ("all", "wrong")),
+        )
         ratios = cycle.get("predicted_undetectable_ratio") or {}
         lines += ["", *(f"Predicted swap/cycle undetectable-set ratio at m = {m}: 2(m−2)!/m = {r:g}" for m, r in ratios.items())]
     return [*lines, ""]
@@ -175,6 +168,5 @@ def _accuracy_lines(report: dict[str, Any]) -> list[str]:
 
 def _taxonomy_lines(report: dict[str, Any]) -> list[str]:
     wrong, ibem = report["taxonomy"]["wrong"], report["taxonomy"]["ibem"]
-    lines = ["## Error taxonomy", "", "| class | wrong | IBEM |", "| --- | --- | --- |"]
-    lines += [f"| {name} | {wrong[name]} | {ibem[name]} |" for name in wrong]
+    lines = ["## Error taxonomy", "", *markdown_table(["class", "wrong", "IBEM"], ([n, wrong[n], ibem[n]] for n in wrong))]
     return [*lines, ""]

@@ -24,9 +24,8 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.answers.relaxed import residual, residual_ok, within
 from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD, IBEM_REA
 from rend_equiv_dataset.figures.answers.parse import parse_answer
+from rend_equiv_dataset.schema import ANSWER_TYPES
 from rend_equiv_dataset.transforms import from_json
-
-ANSWER_TYPES = ("number", "label")
 
 
 def _check_type(answer_type: str) -> None:

@@ -39,10 +39,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.release.read import Rendering
+from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.answers.relaxed import TOLERANCE, target_value, within
-from rend_equiv_dataset.figures.scoring.instances import Instance, group_instances
+from rend_equiv_dataset.figures.scoring.instances import InstanceRenderings, group_instances
 from rend_equiv_dataset.theory.detection import detection_probability
+from rend_equiv_dataset.schema import LABEL, NUMBER
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform
 
 FIELD = "--reader"
@@ -120,12 +121,12 @@ def _rng(seed: int, index: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
 
 
-def planted_error(component: Component, instance: Instance, rng: np.random.Generator) -> Transform:
+def planted_error(component: Component, instance: InstanceRenderings, rng: np.random.Generator) -> Transform:
     """The error map this component plants on this instance (identity for the other answer type)."""
     base = instance.base
     if component.kind == "affine":
-        return Affine(component.alpha, component.beta) if base.answer_type == "number" else IDENTITY
-    if not component.kind.startswith("permute:") or base.answer_type != "label" or len(base.labels) < 2:
+        return Affine(component.alpha, component.beta) if base.answer_type == NUMBER else IDENTITY
+    if not component.kind.startswith("permute:") or base.answer_type != LABEL or len(base.labels) < 2:
         return IDENTITY
     labels = list(base.labels)
     how = component.kind.split(":")[1]
@@ -141,14 +142,14 @@ def planted_error(component: Component, instance: Instance, rng: np.random.Gener
     return LabelMap.from_pairs({x: labels[int(j)] for x, j in zip(labels, order)})
 
 
-def _apply(error: Transform, row: Rendering) -> str:
+def _apply(error: Transform, row: RenderingRow) -> str:
     value = target_value(row.target, row.answer_type)
-    answer = error.apply(value) if not isinstance(error, Affine) or row.answer_type == "number" else value
+    answer = error.apply(value) if not isinstance(error, Affine) or row.answer_type == NUMBER else value
     return f"The answer is {answer:.10g}." if isinstance(answer, float) else f"The answer is {answer}."
 
 
-def _noisy(component: Component, row: Rendering, rng: np.random.Generator) -> str:
-    if row.answer_type == "number":
+def _noisy(component: Component, row: RenderingRow, rng: np.random.Generator) -> str:
+    if row.answer_type == NUMBER:
         return f"{float(row.target) * (1.0 + component.sigma * rng.standard_normal()):.10g}"
     others = [x for x in row.labels if x != row.target]
     if others and rng.random() < min(component.sigma, 1.0):
@@ -164,7 +165,7 @@ class Simulation:
     planted: dict[str, tuple[Component, Transform | None]]
 
 
-def simulate(renderings: Sequence[Rendering], spec: str, seed: int = 0) -> Simulation:
+def simulate(renderings: Sequence[RenderingRow], spec: str, seed: int = 0) -> Simulation:
     """Answer every rendering with the planted reader; noise components plant no single map (``None``)."""
     components = parse_spec(spec)
     weights = np.array([c.weight for c in components])
@@ -185,18 +186,18 @@ def simulate(renderings: Sequence[Rendering], spec: str, seed: int = 0) -> Simul
     return Simulation(records, planted)
 
 
-def _wrong(error: Transform, instance: Instance) -> bool:
+def _wrong(error: Transform, instance: InstanceRenderings) -> bool:
     """Whether the error changes this instance's answer beyond tolerance."""
     base = instance.base
     value = target_value(base.target, base.answer_type)
-    if isinstance(error, Affine) and base.answer_type != "number":
+    if isinstance(error, Affine) and base.answer_type != NUMBER:
         return False
-    if isinstance(error, LabelMap) and base.answer_type != "label":
+    if isinstance(error, LabelMap) and base.answer_type != LABEL:
         return False
     return not within(error.apply(value), value, base.answer_type)
 
 
-def predicted_by_edit(renderings: Sequence[Rendering], simulation: Simulation) -> dict[str, float | None]:
+def predicted_by_edit(renderings: Sequence[RenderingRow], simulation: Simulation) -> dict[str, float | None]:
     """The theory's detection rate per edit type on the reader's IBEM (Theorem 7 (i)).
 
     Deterministic errors give REA = 1, so an instance is in IBEM exactly when
@@ -216,7 +217,7 @@ def predicted_by_edit(renderings: Sequence[Rendering], simulation: Simulation) -
     return {g: float(np.mean(v)) for g, v in sorted(per_edit.items())}
 
 
-def mixture_prediction(renderings: Sequence[Rendering], spec: str) -> dict[str, float | None]:
+def mixture_prediction(renderings: Sequence[RenderingRow], spec: str) -> dict[str, float | None]:
     """Population prediction for a mixture of fixed maps: π(g) over IBEM, from the spec's weights alone.
 
     P(detect g | IBEM) = Σ_i Σ_c w_c·1[c wrong at i]·π_c(g, i) / Σ_i Σ_c w_c·1[c wrong at i]

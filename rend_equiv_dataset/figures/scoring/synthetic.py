@@ -18,8 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from rend_equiv_dataset.figures.release.read import Rendering, check_renderings, rendering_from_row
-from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap, Transform, to_json
+from rend_equiv_dataset.figures.release.read import RenderingRow, check_renderings, rendering_from_row
+from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
+from rend_equiv_dataset.theory.detection import edit_transform
+from rend_equiv_dataset.transforms import IDENTITY, Transform, to_json
 
 LABEL_POOL = ("Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew")
 
@@ -30,11 +32,11 @@ def _row(instance: str, seed: int, template: str, role: str, variant: str, targe
         "instance_id": instance,
         "data_seed": seed,
         "template_id": template,
-        "family": "bar" if kind == "number" else "pie",
-        "question_type": "read_value" if kind == "number" else "argmax",
+        "family": "bar" if kind == NUMBER else "pie",
+        "question_type": "read_value" if kind == NUMBER else "argmax",
         "role": role,
         "variant": variant,
-        "question": "What is the value of the first bar?" if kind == "number" else "Which category is largest?",
+        "question": "What is the value of the first bar?" if kind == NUMBER else "Which category is largest?",
         "target": target,
         "answer_type": kind,
         "labels": list(labels),
@@ -45,7 +47,7 @@ def _row(instance: str, seed: int, template: str, role: str, variant: str, targe
 def _number_edits(rng: np.random.Generator) -> list[tuple[str, Transform, None]]:
     scale = float(rng.choice([0.5, 2.0, 3.0]))
     shift = float(rng.choice([5.0, 10.0, 20.0]))
-    return [("scale", Affine(scale, 0.0), None), ("offset", Affine(1.0, shift), None), ("zoom", IDENTITY, None)]
+    return [(name, edit_transform(name, scale=scale, shift=shift), None) for name in ("scale", "offset", "zoom")]
 
 
 def _label_edits(rng: np.random.Generator, labels: list[str], answer: str, cycle: bool) -> list[tuple[str, Transform, list[str] | None]]:
@@ -53,12 +55,12 @@ def _label_edits(rng: np.random.Generator, labels: list[str], answer: str, cycle
     partner = others[int(rng.integers(len(others)))]
     runner_up = others[int(rng.integers(len(others)))]
     edits: list[tuple[str, Transform, list[str] | None]] = [
-        ("swap", LabelMap.from_pairs({answer: partner, partner: answer}), None),
-        ("delete_max", LabelMap.from_pairs({answer: runner_up}), [x for x in labels if x != answer]),
-        ("zoom", IDENTITY, None),
+        ("swap", edit_transform("swap", labels=(answer, partner)), None),
+        ("delete_max", edit_transform("delete_max", labels=(answer, runner_up)), [x for x in labels if x != answer]),
+        ("zoom", edit_transform("zoom"), None),
     ]
     if cycle:
-        edits.append(("cycle", LabelMap.from_pairs({x: labels[(i + 1) % len(labels)] for i, x in enumerate(labels)}), None))
+        edits.append(("cycle", edit_transform("cycle", labels=labels), None))
     return edits
 
 
@@ -85,20 +87,20 @@ def synthetic_rows(
                 labels = list(LABEL_POOL[:m])
                 target = labels[int(rng.integers(m))]
                 edits = _label_edits(rng, labels, target, cycle)
-                kind = "label"
+                kind = LABEL
             else:
-                labels, kind = [], "number"
+                labels, kind = [], NUMBER
                 target = repr(float(rng.integers(*values)))
                 edits = _number_edits(rng)
-            rows.append(_row(instance, seed, template, "base", "base", target, kind, labels, IDENTITY))
-            rows += [_row(instance, seed, template, "rerender", "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
+            rows.append(_row(instance, seed, template, BASE, BASE, target, kind, labels, IDENTITY))
+            rows += [_row(instance, seed, template, RERENDER, "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
             for variant, transform, edit_labels in edits:
-                value = transform.apply(float(target) if kind == "number" else target)
-                text = repr(float(value)) if kind == "number" else str(value)
-                rows.append(_row(instance, seed, template, "edit", variant, text, kind, edit_labels or labels, transform))
+                value = transform.apply(float(target) if kind == NUMBER else target)
+                text = repr(float(value)) if kind == NUMBER else str(value)
+                rows.append(_row(instance, seed, template, EDIT, variant, text, kind, edit_labels or labels, transform))
     return rows
 
 
-def synthetic_renderings(**kwargs: Any) -> list[Rendering]:
-    """:func:`synthetic_rows` validated into :class:`Rendering` objects."""
+def synthetic_renderings(**kwargs: Any) -> list[RenderingRow]:
+    """:func:`synthetic_rows` validated into :class:`RenderingRow` objects."""
     return check_renderings([rendering_from_row(r) for r in synthetic_rows(**kwargs)])

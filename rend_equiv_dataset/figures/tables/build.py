@@ -46,9 +46,9 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
-from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text, transform_for
-from rend_equiv_dataset.figures.edits.controls import violations
-from rend_equiv_dataset.figures.edits.operators import OPERATORS, ZOOM_HEADROOM, Proposal
+from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
+from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, edit_type, transform_for, violations
+from rend_equiv_dataset.figures.edits.operators import ZOOM_HEADROOM, Proposal
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import (
     EDIT_TRIES,
@@ -186,8 +186,14 @@ def covering_zoom(data: ChartData, rng: np.random.Generator) -> Proposal:
     return Proposal(data.replace(value_range=tuple(value_range)), {"value_range": value_range})
 
 
+def _relabels_time(base: ChartData, edited: ChartData) -> bool:
+    """Whether an edit permutes the labels of an ordered (year or number) axis, drawing time out of order."""
+    return (edited.categories != base.categories and sorted(edited.categories) == sorted(base.categories)
+            and is_ordered_axis(base.categories))
+
+
 def _propose(kind: str, data: ChartData, question: Question, rng: np.random.Generator, suite: str) -> Any:
-    if kind == "zoom" and data.family is not Family.PIE and min(v for s in data.series for v in s.values) < 0:
+    if edit_type(kind).invariance and data.family is not Family.PIE and min(v for s in data.series for v in s.values) < 0:
         return covering_zoom(data, rng)
     proposal = OPERATORS[kind](data, question, rng)
     if suite == "pilot" and kind == "scale":
@@ -204,12 +210,12 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
               suite: str = "main") -> tuple[Edit | None, str]:
     """One law-checked edit of a table's data, or ``None`` and why not."""
     why = "the operator does not apply"
-    if kind in ("swap", "cycle") and is_ordered_axis(data.categories):
-        return None, "relabelling an ordered (time) axis would draw it out of order"
     for _ in range(EDIT_TRIES):
         proposal = _propose(kind, data, question, rng, suite)
         if proposal is None:
             return None, why
+        if _relabels_time(data, proposal.data):
+            return None, "relabelling an ordered (time) axis would draw it out of order"
         if problems := _new_problems(data, proposal.data, kind):
             why = problems[0]
             continue
@@ -218,7 +224,7 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
         if (tie := ill_posed(proposal.data, question)) is not None:
             return None, f"the edited data has no single answer: {tie}"
         transform = transform_for(kind, data, question, proposal.params)
-        if kind != "zoom" and transform == IDENTITY:
+        if not edit_type(kind).invariance and transform == IDENTITY:
             return None, "φ is the identity for this question"
         try:
             target = verify_law(data, proposal.data, question, transform)
@@ -262,7 +268,7 @@ class Legibility:
 def build_edits(data: ChartData, question: Question, rng: np.random.Generator, suite: str,
                 skipped: Counter[str], legible: Legibility | None = None) -> tuple[Edit, ...] | None:
     """The suite G of one instance (zoom included), or ``None`` when even the zoom control fails."""
-    applicable = QUESTION_TYPES[question.question_type].edits
+    applicable = applicable_edits(question.question_type)
     edits = []
     for kind in (k for k in EDIT_TYPES if k in _SUITES_INTERNAL[suite] and k in applicable):
         edit, why = make_edit(kind, data, question, rng, suite)
@@ -499,14 +505,14 @@ def release_rows(folder: Any, config: str, columns: Sequence[str]) -> list[dict[
     """
     from pathlib import Path
 
-    import pyarrow.parquet as pq
+    from rend_equiv_dataset.io import read_parquet
 
     shards = sorted((Path(folder) / "data" / config).glob("*.parquet"))
     if not shards:
         raise InputError(f"no {config!r} config (no data/{config}/*.parquet)", file=str(folder), field="config")
     rows: list[dict[str, Any]] = []
     for shard in shards:
-        rows += pq.read_table(shard, columns=list(columns)).to_pylist()
+        rows += read_parquet(shard, columns).to_pylist()
     return rows
 
 

@@ -50,16 +50,7 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.tables.grid import ParsedTable, Problem, TableProblem, parse_grid
-
-DIGITIZE_PROMPT = (
-    "Transcribe the data of this chart as a table. Answer with the table only, in this format:\n"
-    "TITLE: <the chart title>\n"
-    "| <category axis title> | <series 1 name (unit)> | <series 2 name (unit)> |\n"
-    "| --- | --- | --- |\n"
-    "| <category 1> | <number> | <number> |\n"
-    "One row per category (bar, slice, x tick or point), one column per series, "
-    "numbers without units in the cells; put units in the header in parentheses."
-)
+from rend_equiv_dataset.harness.prompts import DIGITIZE_PROMPT
 
 _FENCE = re.compile(r"```[^\n`]*\n(?P<body>.*?)(?:```|\Z)", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"^:?-{3,}:?$")
@@ -271,26 +262,26 @@ def run_digitize(run: DigitizeRun, load_model: Callable[[], Any] | None = None) 
     a stand-in); by default the harness backend named in ``run`` is loaded, and
     only when some image still needs an answer.
     """
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import io
     from rend_equiv_dataset.harness.provenance import run_key
+    from rend_equiv_dataset.harness.resumable import run_resumable
+    from rend_equiv_dataset.harness.sharding import single_process
     from rend_equiv_dataset.harness.store import RunStore
 
     images = list_images(run.images)
-    hub.check_output_dir(run.out, overwrite=run.overwrite)
+    io.check_output_dir(run.out, overwrite=run.overwrite)
     fields = run.key_fields()
     store = RunStore(run.store_path, meta=fields, key=run_key(fields), id_field="image")
-    store.open()
-    ids = [p.name for p in images]
-    try:
-        pending = [p for p in images if p.name not in store.done_ids(retry_errors=run.retry_errors)]
-        if pending:
-            model = (load_model or (lambda: _load_backend(run)))()
-            _ask(model, pending, run, store)
-        merged = store.merge(ids)
-    finally:
-        store.close()
+    by_name = {p.name: p for p in images}
+    ids = list(by_name)
+    result = run_resumable(store, ids, lambda model, batch: _ask(model, [by_name[n] for n in batch], run),
+                           load_model=load_model or (lambda: _load_backend(run)), ctx=single_process(),
+                           batch_size=run.batch_size, retry_errors=run.retry_errors, progress="digitize",
+                           unit="image")
+    if result.merged is None:
+        raise RuntimeError("a single-process run always merges")
     records = {r["image"]: r for _, r in _read_records(run.store_path)}
-    errors = merged.errors
+    errors = result.merged.errors
     outcomes = {name: _outcome(records.get(name), errors.get(name)) for name in ids}
     report = summarize(outcomes.values())
     _write_tables(run, outcomes, records, errors, report)
@@ -305,35 +296,27 @@ def _load_backend(run: DigitizeRun) -> Any:
                       batch_size=run.batch_size)
 
 
-def _ask(model: Any, pending: list[Path], run: DigitizeRun, store: Any) -> None:
+def _ask(model: Any, batch: list[Path], run: DigitizeRun) -> list[dict[str, Any]]:
+    """One store record per image of the batch: the model's output, or why there is none."""
     from PIL import Image
-    from tqdm.auto import tqdm
 
+    from rend_equiv_dataset.harness.resumable import error_record
     from rend_equiv_dataset.harness.types import ErrorInfo, GenerationSettings, Request
 
     settings = GenerationSettings(max_new_tokens=run.max_new_tokens)
-    writer = store.writer(0)
-    try:
-        with tqdm(total=len(pending), desc="digitize", unit="image") as bar:
-            for start in range(0, len(pending), run.batch_size):
-                batch, requests = pending[start:start + run.batch_size], []
-                for path in batch:
-                    try:
-                        with Image.open(path) as image:
-                            requests.append(Request(path.name, DIGITIZE_PROMPT, (image.convert("RGB"),), settings))
-                    except Exception as err:  # noqa: BLE001 - an unreadable image fails alone
-                        info = ErrorInfo.from_exception(err)
-                        writer.append({"image": path.name, "error": {"class": info.error_class,
-                                                                      "message": f"image: {info.message}"}})
-                for request, completion in zip(requests, model.generate(requests)):
-                    if completion.error is not None:
-                        error = {"class": completion.error.error_class, "message": completion.error.message}
-                        writer.append({"image": request.request_id, "error": error})
-                    else:
-                        writer.append({"image": request.request_id, "output": completion.text})
-                bar.update(len(batch))
-    finally:
-        writer.close()
+    records, requests = [], []
+    for path in batch:
+        try:
+            with Image.open(path) as image:
+                requests.append(Request(path.name, DIGITIZE_PROMPT, (image.convert("RGB"),), settings))
+        except Exception as err:  # noqa: BLE001 - an unreadable image fails alone
+            records.append(error_record("image", path.name, ErrorInfo.from_exception(err), prefix="image: "))
+    for request, completion in zip(requests, model.generate(requests)):
+        if completion.error is not None:
+            records.append(error_record("image", request.request_id, completion.error))
+        else:
+            records.append({"image": request.request_id, "output": completion.text})
+    return records
 
 
 def _read_records(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -354,11 +337,11 @@ def _write_tables(run: DigitizeRun, outcomes: dict[str, Digitized], records: dic
                   errors: dict[str, Any], report: DigitizeReport) -> None:
     import json
 
-    from rend_equiv_dataset import hub
+    from rend_equiv_dataset import io
     from rend_equiv_dataset.figures.tables.export import write_csv
 
     per_image = []
-    with hub.atomic_dir(run.out, overwrite=run.overwrite) as staging:
+    with io.atomic_dir(run.out, overwrite=run.overwrite) as staging:
         for name, outcome in outcomes.items():
             stem = Path(name).stem
             if outcome.table is not None:

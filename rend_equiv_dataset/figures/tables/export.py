@@ -83,7 +83,7 @@ def write_table_dir(
     ``questions`` holds ``(table_id, question, answer)`` triples. The folder is
     what :func:`load_tables` reads, so export followed by import is exact.
     """
-    from rend_equiv_dataset.hub import atomic_dir
+    from rend_equiv_dataset.io import atomic_dir
 
     ids = [table_id for table_id, _ in charts]
     if len(set(ids)) != len(ids):

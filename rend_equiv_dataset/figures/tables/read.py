@@ -47,7 +47,6 @@ at the first unusable table instead, and a single file always raises.
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +54,11 @@ from typing import Any
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import echo, jsonl_rows, parse_json, read_text
 from rend_equiv_dataset.figures.tables.grid import Problem, TableProblem, parse_family, parse_grid, to_chart
+
+# A table file larger than this is not a chart's table.
+MAX_TABLE_BYTES = 64 * 2**20
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".json")
 QUESTION_FILES = ("questions.csv", "questions.jsonl")
@@ -155,12 +158,7 @@ def _located(problem: TableProblem, path: Path, lines: Sequence[int] | None) -> 
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text ({err.reason} at byte {err.start})", file=path) from None
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", file=path) from None
+    return read_text(path, max_bytes=MAX_TABLE_BYTES).removeprefix("\ufeff")
 
 
 def _read_csv_grid(path: Path) -> tuple[list[str], list[list[str]], list[int]]:
@@ -205,10 +203,7 @@ def _read_json_table(path: Path) -> tuple[list[str], list[list[Any]], None, dict
 
 
 def _load_json(path: Path) -> Any:
-    try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as err:
-        raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", file=path, line=err.lineno) from None
+    return parse_json(_read_text(path), file=path)
 
 
 def _check_meta(meta: Mapping[str, Any], path: Path) -> None:
@@ -289,16 +284,10 @@ def _question_records_csv(path: Path) -> list[tuple[int, dict[str, str]]]:
 
 def _question_records_jsonl(path: Path) -> list[tuple[int, dict[str, str]]]:
     records = []
-    for line, text in enumerate(_read_text(path).splitlines(), start=1):
-        if not text.strip():
-            continue
-        try:
-            record = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"invalid JSON: {err.msg} (column {err.colno})", file=path, line=line) from None
-        if not isinstance(record, dict) or set(record) != set(QUESTION_KEYS):
-            keys = sorted(record) if isinstance(record, dict) else type(record).__name__
-            raise InputError(f"expected exactly the keys {list(QUESTION_KEYS)}, got {keys}", file=path, line=line)
+    for line, record in jsonl_rows(path, max_bytes=MAX_TABLE_BYTES):
+        if set(record) != set(QUESTION_KEYS):
+            raise InputError(f"expected exactly the keys {list(QUESTION_KEYS)}, got {echo(sorted(record))}",
+                             file=path, line=line)
         for key in QUESTION_KEYS:
             value = record[key]
             if isinstance(value, bool) or not isinstance(value, (str, int, float)):

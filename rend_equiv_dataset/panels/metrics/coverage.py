@@ -1,7 +1,7 @@
 """The verification signal at many coverage levels at once (panels paper §3, Figure 3; DESIGN §4.1).
 
 The rule itself — q = max(1, min(|T|, ⌊c·|T| + 0.5⌋)), signal = "the first
-q assertions pass" — has one home, :mod:`rend_equiv_dataset.panels.signals`
+q assertions pass" — has one home, :mod:`rend_equiv_dataset.panels.execution_signal`
 (shared with the record writer). This module only reduces each candidate's
 assertion vector to (|T|, index of the first failure) once, so every level
 is a comparison per candidate, with q looked up per distinct |T| from that
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from rend_equiv_dataset.panels.signals import COVERAGE_LEVELS, covered_count, prefix_signal
+from rend_equiv_dataset.panels.execution_signal import COVERAGE_LEVELS, covered_count, prefix_signal
 
 SWEEP_LEVELS: tuple[float, ...] = COVERAGE_LEVELS
 DEFAULT_COVERAGE = 0.2

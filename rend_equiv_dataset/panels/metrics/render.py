@@ -1,4 +1,4 @@
-"""report.md and the figures of a panel report, drawn from the dict :func:`.report.build_report` returns.
+"""report.md and the figures of a panel report, drawn from the dict :func:`.panel_report.build_report` returns.
 
 Markdown shows fractions as percentages (``%``) and gains as percentage
 points (``pp``); report.json keeps fractions. Figures use matplotlib's
@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from rend_equiv_dataset.reports import markdown_table
 
 
 def _pct(value: float | None, digits: int = 2) -> str:
@@ -39,9 +41,7 @@ def _num(value: float | None, digits: int = 3) -> str:
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return lines + [""]
+    return [*markdown_table(header, rows), ""]
 
 
 def render_markdown(report: dict[str, Any]) -> str:

@@ -1,46 +1,65 @@
 """The sandbox fork-server. Run as a script (``python -I _server.py MODE UID``), never imported.
 
 Standard library only. It reads jobs from fd 0 and answers on fd 1, one JSON
-line each. Per job it forks ONE child that loads the candidate code and then
-serves calls (``candidate(*args)``) over a private pipe pair; the server itself
-runs the trusted test code with ``candidate`` bound to a proxy that sends the
-arguments to the child and decodes the reply into fresh plain values. So every
-comparison — the verdict of each assertion — happens here, in the parent, on
-plain values of exact builtin types; the candidate's process never evaluates an
-assertion and can only ever choose return values.
+line each. At start-up, before any job, it forks the ZYGOTE (:func:`zygote_main`),
+which forks each job's child and passes the child's pipe ends back over a socket
+pair: the child never inherits memory that held a test, a reference solution or
+another candidate. The child loads the candidate code and then serves calls
+(``candidate(*args)``) over its private pipe pair; the server runs the trusted
+test code with ``candidate`` bound to a proxy that sends the arguments to the
+child and decodes the reply into fresh plain values. So every comparison — the
+verdict of each assertion — happens here, in the server, on plain values of
+builtin types; the candidate's process never evaluates an assertion and can only
+ever choose return values.
 
 Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
   -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
   <- {"passed": [bool], "status", "detail", "seconds"}\n
-The server reads exactly the candidate part (never further), hands it to the
-child, and only then reads the trusted part: the child never has its own tests
-in memory. The child was forked ahead of its job (:func:`fork_child`), so the
-fork and its setup are off the candidate's latency.
+  -> "bye\n"                                                          the end (not end of file:
+                                                                      a forked copy of the library may hold the pipe)
+The server hands the candidate part to the child and never sends it anything of
+the trusted part but call arguments. The zygote only ever receives fixed-form
+requests (fork, reap, discard). The next job's child is forked while the library
+prepares that job, so the fork and its setup are off the candidate's latency.
 """
 
+import builtins
 import collections
-import itertools
 import ctypes
+import decimal
+import fractions
+import itertools
 import json
 import math
 import os
 import random
 import resource
 import select
+import shutil
 import signal
+import socket
 import sys
 import time
 
 MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user namespace made us uid 65534),
+#                 "ns" (root without bubblewrap: namespaces made here, enter_namespaces; children switch uid),
 #                 "bwrap-uid" (own PID namespace, real root; children switch to SANDBOX_UID),
 #                 "uid" (root, no namespaces; children switch to SANDBOX_UID), "plain" (limits only)
 SANDBOX_UID = -1
+SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
+OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 MAX_REPLY = 8 << 20
-TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b")
+TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m")
+MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
+FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
+# builtin exception classes by identity, taken before any candidate code runs
+BUILTIN_EXCEPTIONS = {cls: name for name, cls in vars(builtins).items()
+                      if isinstance(cls, type) and issubclass(cls, BaseException)}
+BUILTIN_BY_NAME = {name: cls for cls, name in BUILTIN_EXCEPTIONS.items()}
 
 _libc = ctypes.CDLL(None, use_errno=True)
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 CLONE_NEWNET = 0x40000000
 IGNORED_IN_SERVER = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE, signal.SIGUSR1,
                      signal.SIGUSR2, signal.SIGALRM, signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU)
@@ -62,7 +81,10 @@ class CandidateError(Exception):
 
 
 def encode(value, depth=0):
-    """Plain values only, by exact type (no subclasses, no custom __eq__)."""
+    """Plain values by content: a subclass of a plain type (``Counter``, a ``namedtuple``,
+    an ``IntEnum``) is sent as its base type, read through the base type's own methods,
+    so an overridden ``__eq__``, ``__iter__`` or ``__int__`` plays no part; ``Fraction``
+    and ``Decimal`` are sent exactly. Anything else is refused."""
     if depth > 100:
         raise TypeError("value nested too deeply")
     kind = type(value)
@@ -81,6 +103,29 @@ def encode(value, depth=0):
         return {"$d": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
     if kind is bytes:
         return {"$b": value.hex()}
+    if kind is FRACTION:
+        return {"$q": [int.__int__(value.numerator), int.__int__(value.denominator)]}
+    if kind is DECIMAL:
+        return {"$m": str(value)}
+    # subclasses of plain types: their content, through the base type (bool cannot be subclassed)
+    if isinstance(value, int):
+        return int.__int__(value)
+    if isinstance(value, float):
+        return encode(float.__float__(value), depth)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bytes):
+        return {"$b": bytes.hex(value)}
+    if isinstance(value, dict):
+        return {"$d": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in dict.items(value)]}
+    if isinstance(value, list):
+        return [encode(v, depth + 1) for v in list.__iter__(value)]
+    if isinstance(value, tuple):
+        return {"$t": [encode(v, depth + 1) for v in tuple.__iter__(value)]}
+    if isinstance(value, frozenset):
+        return {"$fs": [encode(v, depth + 1) for v in frozenset.__iter__(value)]}
+    if isinstance(value, set):
+        return {"$s": [encode(v, depth + 1) for v in set.__iter__(value)]}
     raise TypeError(f"unsupported type {kind.__name__}")
 
 
@@ -98,7 +143,20 @@ def decode(value, depth=0):
         if tag == "$f" and inner in ("nan", "inf", "-inf"):
             return float(inner)
         if tag == "$b" and type(inner) is str:
-            return bytes.fromhex(inner)
+            try:
+                return bytes.fromhex(inner)
+            except ValueError:
+                raise CandidateError("malformed value in reply") from None
+        if tag == "$m" and type(inner) is str:
+            try:
+                return DECIMAL(inner)
+            except ArithmeticError:
+                raise CandidateError("malformed value in reply") from None
+        if tag == "$q" and type(inner) is list and len(inner) == 2 and all(type(x) is int for x in inner):
+            try:
+                return FRACTION(inner[0], inner[1])
+            except ZeroDivisionError:
+                raise CandidateError("malformed value in reply") from None
         if type(inner) is list:
             items = [decode(v, depth + 1) for v in inner]
             try:
@@ -176,7 +234,7 @@ def child_main(req_r, rep_w, workdir, server):
         os.closerange(5, 1 << 16)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        out = os.open(os.path.join(workdir, "output.txt"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        out = os.open(os.devnull, os.O_WRONLY)  # printed output is dropped: never an error, never on disk
         os.dup2(out, 1)
         os.dup2(out, 2)
         os.close(null) if null > 4 else None
@@ -200,7 +258,8 @@ def child_main(req_r, rep_w, workdir, server):
         os._exit(0)
     try:
         limits = job["limits"]
-        if MODE in ("uid", "bwrap-uid"):
+        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)  # no setuid or file-capability program gains anything
+        if MODE in SWITCH_UID:
             os.setgroups([])
             os.setgid(SANDBOX_UID)
             os.setuid(SANDBOX_UID)
@@ -257,12 +316,31 @@ def serve(code, entry, call, reader):
                 value = resolve(namespace, entry)(*decode(request["args"]))
             reply = {"seq": request["seq"], "value": encode(value)}
         except BaseException as err:  # noqa: BLE001
-            reply = {"seq": request["seq"], "error": type(err).__name__, "message": str(err)[:200]}
+            reply = {"seq": request["seq"], "error": builtin_name(err), "message": safe_message(err)}
         try:
             data = json.dumps(reply).encode() + b"\n"
         except BaseException as err:  # noqa: BLE001
-            data = (json.dumps({"seq": request["seq"], "error": type(err).__name__}) + "\n").encode()
+            data = (json.dumps({"seq": request["seq"], "error": builtin_name(err)}) + "\n").encode()
+        if len(data) > MAX_REPLY - 256:  # too large to send: this call fails, the run goes on
+            data = (json.dumps({"seq": request["seq"], "error": "ValueTooLarge"}) + "\n").encode()
         send(4, data)
+
+
+def builtin_name(err):
+    """The first builtin exception class in the MRO of ``err``'s class, by identity: a
+    candidate's own class named ``ValueError`` is not ``ValueError``, a subclass of it is."""
+    for cls in type(err).__mro__:
+        name = BUILTIN_EXCEPTIONS.get(cls)
+        if name is not None:
+            return name
+    return "Exception"
+
+
+def safe_message(err):
+    try:
+        return str.__str__(str(err))[:200]
+    except BaseException:  # noqa: BLE001 - a hostile __str__
+        return ""
 
 
 def resolve(namespace, entry):
@@ -273,8 +351,17 @@ def resolve(namespace, entry):
 
 
 def run_program(compiled, stdin_text, io):
+    class Capped(io.StringIO):
+        """Standard output of a stdin program: past :data:`MAX_OUTPUT` characters, dropped."""
+
+        def write(self, text):
+            room = MAX_OUTPUT - self.tell()
+            if room > 0:
+                io.StringIO.write(self, str.__str__(text)[:room])
+            return len(text)
+
     saved = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = io.StringIO(stdin_text), io.StringIO()
+    sys.stdin, sys.stdout = io.StringIO(stdin_text), Capped()
     try:
         try:
             exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
@@ -412,9 +499,14 @@ class Proxy:
             except RecursionError:
                 raise CandidateError("value nested too deeply") from None
         name = reply.get("error")
-        builtin = getattr(__builtins__, name, None) if type(name) is str else None
-        if isinstance(builtin, type) and issubclass(builtin, Exception) and not issubclass(builtin, Abort):
-            raise builtin(str(reply.get("message", ""))[:200])
+        builtin = BUILTIN_BY_NAME.get(name) if type(name) is str else None
+        if builtin is not None and issubclass(builtin, Exception):
+            try:
+                raise builtin(str(reply.get("message", ""))[:200])
+            except TypeError:  # one whose constructor wants more (UnicodeDecodeError)
+                if builtin is TypeError:
+                    raise
+                raise builtin.__mro__[1]() from None
         raise CandidateError(str(name))
 
 
@@ -515,9 +607,19 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         passed.append(ok)
 
 
+# ----------------------------------------------------------------- the zygote: where candidates come from
+#
+# Candidates are forked from the zygote, a process forked from this server at start-up,
+# before the first job: its memory holds this module and the preloaded standard library,
+# never a test, a reference solution or another candidate's code. It forks each job's
+# child, passes the child's two pipe ends to the server (SCM_RIGHTS over a socket pair),
+# and on request kills and reaps everything the job left and removes its directory. The
+# server runs the tests and only ever talks to the zygote in fixed-form requests.
+
+
 def reap_all(child, keep=0):
-    """Kill every process the job left and reap them (this server is a child subreaper,
-    so every descendant that outlives its parent becomes our child).
+    """Kill every process the job left and reap them (the zygote is a child subreaper,
+    so every descendant that outlives its parent becomes its child).
 
     ``keep``: the next job's child (root, still without a job), spared; if it died all
     the same, it is reaped here and recorded in :data:`LOST`.
@@ -544,11 +646,11 @@ def reap_all(child, keep=0):
                 LOST.add(pid)
                 keep = 0
         kids = [pid for pid in children() if pid != keep]
-        others = namespace_others(keep) if MODE in ("bwrap", "bwrap-uid") else []
+        others = namespace_others(keep) if MODE in OWN_PID_NAMESPACE else []
         if not kids and not others:
             return
         if others:
-            for pid in others:  # own PID namespace: everything but init, this server and ``keep``
+            for pid in others:  # own PID namespace: everything but init, the server, the zygote and ``keep``
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except (ProcessLookupError, PermissionError):
@@ -579,18 +681,14 @@ LOST = set()  # children forked ahead of their job that died and were reaped bef
 
 
 def namespace_others(keep):
-    """Every process in this server's PID namespace (under bubblewrap) but init, the
-    server and ``keep``: also those not yet reparented to the server, so none escapes."""
-    me = os.getpid()
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit() and int(name) not in (1, me, keep):
-            found.append(int(name))
-    return found
+    """Every process in this PID namespace (under bubblewrap) but init, the server, the
+    zygote and ``keep``: also those not yet reparented to the zygote, so none escapes."""
+    spared = (1, os.getpid(), os.getppid(), keep)
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in spared]
 
 
 def children():
-    """This server's children (living or zombie), from /proc/self/task/*/children."""
+    """This process's children (living or zombie), from /proc/self/task/*/children."""
     out = []
     try:
         tasks = os.listdir("/proc/self/task")
@@ -606,28 +704,38 @@ def children():
 
 
 def remove_tree(path):
-    try:  # the usual case: only the output file is there
-        os.unlink(os.path.join(path, "output.txt"))
+    """Remove a job's directory, however deep (``shutil.rmtree`` works fd-relative, so a
+    tree deeper than PATH_MAX or full of symbolic links is removed, never followed)."""
+    try:  # the usual case: the directory is empty
         os.rmdir(path)
+        return
+    except FileNotFoundError:
         return
     except OSError:
         pass
-    for root, dirs, files in os.walk(path, topdown=False):
-        for name in files:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def clean_private_tmp():
+    """With an own mount namespace, /tmp, /var/tmp and /dev/shm are the sandbox's own: empty
+    them after each job (but for the jobs' base folder), so nothing a candidate left
+    reaches a later one."""
+    for root in PRIVATE_TMP:
+        try:
+            names = os.listdir(root)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(root, name)
+            if path == BASE:
+                continue
             try:
-                os.unlink(os.path.join(root, name))
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
             except OSError:
                 pass
-        for name in dirs:
-            try:
-                p = os.path.join(root, name)
-                os.unlink(p) if os.path.islink(p) else os.rmdir(p)
-            except OSError:
-                pass
-    try:
-        os.rmdir(path)
-    except OSError:
-        pass
 
 
 def exit_detail(status):
@@ -636,25 +744,19 @@ def exit_detail(status):
     return f"exited with status {os.WEXITSTATUS(status)}"
 
 
-def fork_child(server_fds):
-    """Fork the child of the NEXT job, with its private working directory and pipes.
+def fork_child(close_fds):
+    """In the zygote: fork the child of a job, with its private working directory and pipes.
 
-    The fork and the child's job-independent setup then overlap the current job (or
-    the library's turnaround) instead of delaying the next one. Where children switch
-    to the private uid, this happens while the current candidate runs (see one_job):
-    the new child stays root, with the server's "not dumpable" flag, until its job
-    comes, and its directory stays root's, so the running candidate can neither signal,
-    trace nor enter it. Elsewhere (everything under one uid) it happens between jobs,
-    when the previous job's processes are all reaped. The child inherits the server's
-    memory at that point, which holds earlier jobs' tests (documented), never its own.
-    Returns (pid, request fd, reply fd, workdir).
+    The child stays root (where children switch uid) with the zygote's "not dumpable" flag
+    and its directory stays root's until its job comes, so a running candidate can neither
+    signal, trace nor enter it. Returns (pid, request fd, reply fd, workdir).
     """
     workdir = os.path.join(BASE, f"job{next(JOB_NUMBERS)}")
     os.makedirs(BASE, 0o711, exist_ok=True)  # a same-uid candidate may have removed it
     os.mkdir(workdir, 0o700)  # root's until the job comes (see one_job): no candidate can enter it
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
-    server = os.getpid()
+    zygote = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -663,12 +765,12 @@ def fork_child(server_fds):
         remove_tree(workdir)
         raise
     if pid == 0:
-        try:  # the child must never unwind into the server's stack
+        try:  # the child must never unwind into the zygote's stack
             os.close(req_w)
             os.close(rep_r)
-            for fd in server_fds:
+            for fd in close_fds:
                 os.close(fd)
-            child_main(req_r, rep_w, workdir, server)
+            child_main(req_r, rep_w, workdir, zygote)
         finally:
             os._exit(1)
     os.close(req_r)
@@ -676,50 +778,211 @@ def fork_child(server_fds):
     return pid, req_w, rep_r, workdir
 
 
-def discard_child(child, reaped=False):
-    """Close, kill and reap a child that never got a job (and remove its directory)."""
-    pid, req_w, rep_r, workdir = child
-    for fd in (req_w, rep_r):
-        os.close(fd)
-    if not reaped:  # never signal a pid that was already reaped: it may belong to someone else now
-        reap_all(pid)
-    remove_tree(workdir)
-
-
-def next_child(server_fds):
-    """:func:`fork_child`, or None when forking fails now (the job forks its child itself)."""
+def send_child(sock, fd):
+    """Fork a job's child and pass its pipe ends to the server (or say why not)."""
     try:
-        return fork_child(server_fds)
-    except OSError:
-        return None
+        pid, req_w, rep_r, workdir = fork_child((fd,))
+    except OSError as err:
+        sock.send(json.dumps({"error": str(err)}).encode())
+        return
+    socket.send_fds(sock, [json.dumps({"pid": pid, "workdir": workdir}).encode()], [req_w, rep_r])
+    os.close(req_w)
+    os.close(rep_r)
 
 
-def one_job(job, raw, lib_in, server_fds, child, ahead):
-    """Run one job in ``child`` (forked ahead by :func:`fork_child`; forked now if it is gone).
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID = 0x20000, 0x4000000, 0x8000000, 0x20000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME = 1, 2, 4, 8, 32, 1024, 2048
+MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
+PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 
-    Returns the result and, where ``ahead`` (children switch uid), the next job's child,
-    forked while this job's candidate loads; ``ahead`` is a one-item list, so the
-    caller can discard that child if this raises.
-    """
-    if child is not None:
+
+def mount(source, target, fstype, flags, data=None):
+    enc = (lambda v: v.encode() if isinstance(v, str) else v)
+    if _libc.mount(enc(source), enc(target), enc(fstype), flags, enc(data)) != 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"mount {target}: {os.strerror(error)}")
+
+
+def enter_namespaces(masks):
+    """Root without bubblewrap ("ns"): new mount, PID, network, IPC and UTS namespaces;
+    every mount read-only and nosuid; private tmpfs at /tmp, /var/tmp and /dev/shm;
+    ``masks`` (site-packages, /home, /run, ...) hidden under empty read-only tmpfs. The
+    zygote, forked next, is the new PID namespace's init and mounts its /proc. Any
+    failure ends the server before it says it is ready: the library never runs a
+    candidate in a half-made view."""
+    if _libc.unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWPID) != 0:
+        raise OSError(ctypes.get_errno(), "unshare")
+    mount("none", "/", None, MS_REC | MS_PRIVATE)
+    points = []
+    with open("/proc/self/mountinfo") as handle:
+        for line in handle:
+            fields = line.split()
+            point = fields[4].encode().decode("unicode_escape")  # octal escapes for spaces and the like
+            flags = MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID
+            options = fields[5].split(",")
+            for name, flag in (("nodev", MS_NODEV), ("noexec", MS_NOEXEC), ("noatime", MS_NOATIME),
+                               ("nodiratime", MS_NODIRATIME), ("relatime", MS_RELATIME)):
+                if name in options:
+                    flags |= flag
+            points.append((point, flags))
+    for point, flags in points:
         try:
-            gone = child[0] in LOST or os.waitpid(child[0], os.WNOHANG)[0] != 0
-        except ChildProcessError:
-            gone = True
-        if gone:  # it died while waiting (killed from outside): never blame the candidate
-            LOST.discard(child[0])
-            discard_child(child, reaped=True)
-            child = None
+            mount(None, point, None, flags)
+        except OSError:
+            if not (point.startswith("/proc") or point.startswith("/sys")):  # fail closed
+                raise
+    for path in PRIVATE_TMP:
+        if os.path.isdir(path):
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=256m,mode=1777")
+    for path in masks:
+        if os.path.isdir(path) and os.path.realpath(path) not in PRIVATE_TMP:
+            mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=755")
+    _libc.sethostname(b"sandbox", 7)
+
+
+def zygote_main(sock, server):
+    """Serve the server's requests: ``fork``, ``reap`` and ``discard``; end on EOF."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if MODE == "ns":  # the new PID namespace's init (its parent is outside: getppid() is 0)
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    elif os.getppid() != server:
+        os._exit(0)
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    fd = sock.fileno()
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                return
+            msg = json.loads(data)
+            op = msg["op"]
+            if op == "fork":
+                send_child(sock, fd)
+            elif op == "reap":  # then, with "next", fork the next job's child at once (no request)
+                pid, keep = int(msg["pid"]), int(msg["keep"])
+                try:
+                    done, status = os.waitpid(pid, os.WNOHANG)
+                except ChildProcessError:
+                    done, status = pid, -1
+                reap_all(pid if done != pid else -1, keep)
+                remove_tree(msg["workdir"])  # before the answer: nothing of this job reaches the next
+                if MODE in OWN_PID_NAMESPACE:  # (and own /tmp)
+                    clean_private_tmp()
+                sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
+                if msg.get("next"):
+                    send_child(sock, fd)
+            elif op == "discard":  # a child that never got a job
+                pid = int(msg["pid"])
+                if pid in LOST:  # already reaped: never signal a pid that may be someone else's now
+                    LOST.discard(pid)
+                else:
+                    reap_all(pid)
+                remove_tree(msg["workdir"])
+    finally:
+        reap_all(-1)
+        remove_tree(BASE)
+        os._exit(0)
+
+
+class Zygote:
+    """The server's end of the zygote's socket. Any failure to talk to it ends the server
+    (the library restarts it): a candidate that killed the zygote gets a crash."""
+
+    def __init__(self, sock, pid):
+        self.sock, self.pid, self.pending = sock, pid, 0
+
+    def _recv(self):
+        try:
+            data, fds, _, _ = socket.recv_fds(self.sock, 4096, 2)
+        except OSError:
+            data, fds = b"", []
+        if not data:
+            raise SystemExit("the zygote died")
+        return json.loads(data), fds
+
+    def _send(self, msg):
+        try:
+            self.sock.send(json.dumps(msg).encode())
+        except OSError:
+            raise SystemExit("the zygote died") from None
+
+    def ask_fork(self):
+        """Ask for a child now; :meth:`take` collects it (the fork overlaps other work)."""
+        self._send({"op": "fork"})
+        self.pending += 1
+
+    def take(self):
+        """The child asked for (asked now if not yet): (pid, request fd, reply fd, workdir)."""
+        if not self.pending:
+            self.ask_fork()
+        self.pending -= 1
+        reply, fds = self._recv()
+        if "pid" not in reply or len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            raise OSError(reply.get("error", "the zygote could not fork"))
+        return int(reply["pid"]), fds[0], fds[1], str(reply["workdir"])
+
+    def settle(self):
+        """Collect children asked for but not taken, to discard them (keeps replies in order)."""
+        got = []
+        while self.pending:
+            try:
+                got.append(self.take())
+            except OSError:
+                pass
+        return got
+
+    def reap(self, pid, workdir, keep=0):
+        """Kill and reap everything the job left; returns (the child had exited, its wait status).
+
+        Unless ``keep`` (the next child, forked ahead) the zygote then forks the next job's
+        child unasked, while the result goes back: :meth:`take` collects it.
+        """
+        for stray in self.settle():  # asked for but never taken (a job that failed early)
+            self.discard(stray)
+        self._send({"op": "reap", "pid": pid, "workdir": workdir, "keep": keep, "next": not keep})
+        reply, _ = self._recv()
+        if not keep:
+            self.pending += 1
+        return bool(reply["exited"]), int(reply["status"])
+
+    def discard(self, child):
+        pid, req_w, rep_r, workdir = child
+        for fd in (req_w, rep_r):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._send({"op": "discard", "pid": pid, "workdir": workdir})
+
+
+def child_gone(child):
+    """A child forked ahead that died while waiting (killed from outside) has closed its
+    reply pipe: never blame the candidate for that."""
+    return bool(select.select([child[2]], [], [], 0)[0])
+
+
+def one_job(job, raw, lib_in, zygote, child, ahead):
+    """Run one job in ``child`` (forked ahead by the zygote; forked now if it is gone).
+
+    Returns the result and the next job's child where ``ahead`` (children switch uid):
+    asked for while this job's candidate loads.
+    """
+    if child is not None and child_gone(child):
+        zygote.discard(child)
+        child = None
     if child is None:
-        child = fork_child(server_fds)
+        child = zygote.take()
     pid, req_w, rep_r, workdir = child
-    if MODE in ("uid", "bwrap-uid"):
-        os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
     started = time.monotonic()
     call, entry = job["call"], job["entry"]
     del job
     passed, status, detail, n = [], "ok", "", 0
+    asked = []
     try:
+        if MODE in SWITCH_UID:
+            os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
         try:  # the child starts loading the candidate while the tests are read
             write_all(req_w, raw.replace(b"\n", b" ") + b"\n", started + 60)  # one line (valid JSON: no raw newline in strings)
             sent = None
@@ -729,9 +992,10 @@ def one_job(job, raw, lib_in, server_fds, child, ahead):
         if sent is not None:
             raise sent
         meanwhile = None
-        if ahead is not None:
+        if ahead:
             def meanwhile():
-                ahead[0] = next_child(server_fds)
+                zygote.ask_fork()
+                asked.append(True)
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
@@ -749,34 +1013,42 @@ def one_job(job, raw, lib_in, server_fds, child, ahead):
     except Abort as stop:
         status, detail = stop.status, stop.detail
         passed = []
+    except Exception as err:  # noqa: BLE001 - reported; the job's processes are still reaped below
+        status, detail = "infra_error", f"{type(err).__name__}: {err}"
+        passed = []
     finally:
         for fd in (req_w, rep_r):
             os.close(fd)
     seconds = time.monotonic() - started
-    try:
-        done, wait_status = os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        done, wait_status = pid, 0
-    if status == "ok" and done == pid and not os.WIFEXITED(wait_status):
+    following = None
+    if asked:  # the next job's child: collected before the reap, which spares it
+        try:
+            following = zygote.take()
+        except OSError:
+            following = None
+    exited, wait_status = zygote.reap(pid, workdir, following[0] if following else 0)
+    if following is None:
+        following = "asked"  # the zygote forks it unasked after the reap
+    if status == "ok" and exited and not os.WIFEXITED(wait_status):
         detail = exit_detail(wait_status)
-    reap_all(pid if done != pid else -1, ahead[0][0] if ahead and ahead[0] else 0)
-    if status == "crash" and done == pid:
+    if status == "crash" and exited and wait_status >= 0:
         detail = f"{detail}; {exit_detail(wait_status)}"
-    SPENT.append(workdir)  # removed once the result is sent: every process that could use it is gone
     if status == "timeout":
         passed = []  # how far a slow run got depends on the machine: keep releases reproducible
     passed = (passed + [False] * n)[:n]  # assertions after a crash fail
-    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}, ahead and ahead[0]
+    return {"passed": passed, "status": status, "detail": detail[:500], "seconds": seconds}, following
 
 
 def read_header(reader):
-    """Read "LENGTH\\n" one byte at a time, so nothing after it is buffered."""
+    """Read "LENGTH\\n" one byte at a time, so nothing after it is buffered; "bye" ends."""
     digits = b""
     while True:
         byte = os.read(reader.fd, 1)
         if not byte:
             raise Abort("infra_error", "library closed the connection")
         if byte == b"\n":
+            if digits == b"bye":
+                raise Abort("infra_error", "library said goodbye")
             return digits.decode()
         digits += byte
         if len(digits) > 12:
@@ -795,7 +1067,6 @@ def read_exact(reader, size):
 
 
 JOB_NUMBERS = itertools.count(1)
-SPENT = []  # working directories of finished jobs, to remove
 
 
 def send(fd, obj):
@@ -825,11 +1096,10 @@ def preload():
 def main():
     global BASE, MODE, SANDBOX_UID
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
-    if MODE not in ("bwrap", "bwrap-uid", "uid", "plain"):
+    if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
     preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     if MODE == "uid":
         _libc.unshare(CLONE_NEWNET)  # root without bubblewrap: an empty network namespace
     for sig in IGNORED_IN_SERVER:
@@ -839,42 +1109,57 @@ def main():
     for fd in (0, 1):
         os.dup2(null, fd)
     # bubblewrap gives a private tmpfs at /tmp; otherwise prefer the shared-memory tmpfs (fast create/unlink)
-    root = "/tmp" if MODE.startswith("bwrap") or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
+    if MODE == "ns":
+        enter_namespaces(json.loads(sys.argv[3]) if len(sys.argv) > 3 else [])
+    root = "/tmp" if MODE in OWN_PID_NAMESPACE or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
     BASE = os.path.join(root, f"rend-equiv-sandbox-{os.getpid()}")
     os.mkdir(BASE, 0o711)
+    # the zygote is forked now, before any job: no test or reference code ever enters it
+    mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    server = os.getpid()
+    zygote_pid = os.fork()
+    if zygote_pid == 0:
+        try:
+            mine.close()
+            for fd in (lib_in_fd, lib_out):
+                os.close(fd)
+            zygote_main(theirs, server)
+        finally:
+            os._exit(0)
+    theirs.close()
+    zygote = Zygote(mine, zygote_pid)
     lib_in = LineReader(lib_in_fd, 1 << 31)
-    lib_in.fd = lib_in_fd
     send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE})
-    server_fds = (lib_in_fd, lib_out)
     child = None
     try:
         while True:
             if child is None:  # the next job's child, forked while the library prepares that job
-                child = next_child(server_fds)
+                zygote.ask_fork()
+                child = "asked"  # (after a job the zygote forks it unasked: see Zygote.reap)
             try:
                 raw = read_exact(lib_in, int(read_header(lib_in)))
                 job = json.loads(raw)
             except (Abort, ValueError):
                 return
-            child, ready = None, child
-            ahead = [None] if MODE in ("uid", "bwrap-uid") else None
+            if child == "asked":
+                try:
+                    child = zygote.take()
+                except OSError:
+                    child = None
+            ready, child = child, None
+            ahead = MODE in SWITCH_UID
             try:
-                result, child = one_job(job, raw, lib_in, server_fds, ready, ahead)
+                result, child = one_job(job, raw, lib_in, zygote, ready, ahead)
             except Exception as err:  # noqa: BLE001 - report, keep serving
-                reap_all(-1)
-                if ahead and ahead[0]:
-                    discard_child(ahead[0], reaped=True)
-                LOST.clear()
                 result = {"passed": [], "status": "infra_error", "detail": f"{type(err).__name__}: {err}"[:500],
                           "seconds": 0.0}
             send(lib_out, result)
-            while SPENT:
-                remove_tree(SPENT.pop())
     finally:
-        if child is not None:
-            discard_child(child)
-        reap_all(-1)
-        remove_tree(BASE)
+        mine.close()  # the zygote cleans up and exits on end of file
+        try:
+            os.waitpid(zygote_pid, 0)
+        except ChildProcessError:
+            pass
 
 
 if __name__ == "__main__":

@@ -7,20 +7,26 @@ isolation does and does not protect against.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import logging
 import math
 import os
+import platform
 import select
 import shutil
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
+from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
@@ -29,7 +35,7 @@ GRACE_SECONDS = 3.0
 
 
 class Status(str, Enum):
-    """How one execution ended (DESIGN §7.5 ``status``)."""
+    """How one execution ended (the records' ``status``)."""
 
     OK = "ok"  # every assertion was evaluated (each may pass or fail)
     TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit (every assertion counts as failed)
@@ -38,9 +44,14 @@ class Status(str, Enum):
 
 
 class Isolation(str, Enum):
-    """``bwrap``: namespaces (preferred); ``uid``: root, a private uid per server; ``plain``: rlimits only."""
+    """``bwrap``: bubblewrap (preferred); ``ns``: root without bubblewrap, namespaces made by
+    the server itself; ``uid``: root, a private uid only; ``plain``: rlimits only.
+
+    ``uid`` and ``plain`` run only when weak isolation is allowed; ``plain`` never as root.
+    """
 
     BWRAP = "bwrap"
+    NS = "ns"
     UID = "uid"
     PLAIN = "plain"
 
@@ -79,6 +90,7 @@ class Execution:
     detail: str = ""
     seconds: float = 0.0
     danger: tuple[str, ...] = ()
+    isolation: str = ""  # the isolation mode it ran under (an :class:`Isolation` value)
 
     @property
     def label(self) -> int:
@@ -97,12 +109,22 @@ class _ProblemLike(Protocol):
     def reference_code(self) -> str: ...
 
 
+REFUSAL = ("bubblewrap is not usable here, so candidate code would reach this machine: install it "
+           "(apt-get install bubblewrap) or pass --allow-weak-sandbox to run it with weaker isolation")
+log = logging.getLogger(__name__)
+
+
+def base_python() -> str:
+    """The real interpreter behind ``sys.executable`` (a virtual environment's is a link to it)."""
+    return os.path.realpath(sys.executable)
+
+
 @functools.lru_cache(maxsize=1)
 def bwrap_works() -> bool:
-    """True when ``bwrap`` is installed and runs this interpreter in the sandbox's exact setup."""
+    """True when ``bwrap`` is installed and runs the interpreter in the sandbox's exact setup."""
     if shutil.which("bwrap") is None:
         return False
-    python = sys.executable
+    python = base_python()
     probe = [*_bwrap_command(python, as_root=os.geteuid() == 0), "--", python, "-I", "-c", "import json"]
     try:
         return subprocess.run(probe, capture_output=True, timeout=30, check=False).returncode == 0
@@ -110,41 +132,108 @@ def bwrap_works() -> bool:
         return False
 
 
-def choose_isolation() -> Isolation:
-    """The strongest isolation this machine allows."""
+@functools.lru_cache(maxsize=1)
+def ns_works() -> bool:
+    """True when, as root, the server can make its own namespaces (:data:`Isolation.NS`)."""
+    if os.geteuid() != 0:
+        return False
+    try:
+        box = Sandbox(isolation=Isolation.NS, calibration_cache=None)
+        box.start()
+        box.close()
+        return True
+    except (OSError, RuntimeError, InputError):
+        return False
+
+
+def choose_isolation(*, allow_weak: bool = False) -> Isolation:
+    """The strongest isolation this machine allows.
+
+    Without a working bubblewrap, root gets :data:`Isolation.NS` where the kernel allows
+    it (logged as a fallback). Otherwise this refuses (:class:`InputError`, one line
+    saying how to install bubblewrap) unless ``allow_weak``: then root gets
+    :data:`Isolation.UID` and a normal user :data:`Isolation.PLAIN`, logged too.
+    """
     if bwrap_works():
         return Isolation.BWRAP
-    return Isolation.UID if os.geteuid() == 0 else Isolation.PLAIN
+    if ns_works():
+        log.warning("sandbox: bubblewrap is not usable here; falling back to the 'ns' isolation "
+                    "(namespaces made by the server; installed files stay readable)")
+        return Isolation.NS
+    if not allow_weak:
+        raise InputError(REFUSAL, field="--allow-weak-sandbox")
+    mode = Isolation.UID if os.geteuid() == 0 else Isolation.PLAIN
+    log.warning("sandbox: bubblewrap is not usable here; falling back to the weaker %r isolation", mode.value)
+    return mode
+
+
+def _python_paths(python: str) -> tuple[list[str], list[str]]:
+    """(what the server needs of the interpreter: the executable, its shared library and the
+    standard library; the site-packages folders to hide where a bound folder holds them)."""
+    base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}
+    paths = sysconfig.get_paths(vars=base)
+    needed = [python, paths["stdlib"], paths["platstdlib"]]
+    libdir, library = sysconfig.get_config_var("LIBDIR"), sysconfig.get_config_var("LDLIBRARY")
+    if libdir and library and os.path.exists(os.path.join(libdir, library)):
+        shared = os.path.join(libdir, library)
+        needed += [shared, os.path.realpath(shared)]
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    hidden = [paths["purelib"], paths["platlib"], "/usr/lib/python3/dist-packages",
+              f"/usr/lib/{version}/dist-packages", f"/usr/lib/{version}/site-packages",
+              f"/usr/local/lib/{version}/dist-packages", f"/usr/local/lib/{version}/site-packages"]
+    return sorted(set(needed)), sorted(set(hidden))
+
+
+def _ns_masks(python: str) -> list[str]:
+    """What :data:`Isolation.NS` hides under empty tmpfs: site-packages (the interpreter's,
+    the system's and this environment's), homes, /run (unix sockets), /mnt, /media, /srv;
+    never a folder that holds what the server needs."""
+    needed, hidden = _python_paths(python)
+    here = sysconfig.get_paths()
+    masks = [*hidden, here["purelib"], here["platlib"], "/home", "/root", "/run", "/var/run", "/mnt", "/media", "/srv"]
+    keep = [*needed, str(SERVER)]
+    return sorted({m for m in masks if not any(k == m or k.startswith(m.rstrip("/") + "/") for k in keep)})
 
 
 def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
-    """bubblewrap around the server: new PID/network/IPC/UTS namespaces, a read-only view of
-    only the system and Python directories, a private /tmp.
+    """bubblewrap around the server: new PID/network/IPC/UTS namespaces, a private /tmp, and
+    a read-only view of only the shared libraries, the interpreter, its standard library
+    and the server script: no site-packages (installed benchmark data stays out of view),
+    no home folders, no /usr/bin or /usr/share.
+
+    The private /tmp is mounted first, so an interpreter living under /tmp is bound on top
+    of it rather than hidden by it.
 
     As root no user namespace is made: the server is root inside and each child switches
     to a private non-root uid (a uid mapped onto root would be exempt from RLIMIT_NPROC).
     As a normal user a user namespace maps the server to uid 65534.
     """
-    system = ["/usr", "/bin", "/lib", "/lib32", "/lib64", "/sbin", "/etc/ld.so.cache", "/etc/ld.so.conf",
-              "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives"]
-    extra = sorted({sys.prefix, sys.base_prefix, sys.exec_prefix, str(Path(os.path.realpath(python)).parent.parent),
-                    str(SERVER.parent)})
-    args: list[str] = []
+    system = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
+              "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"]
+    needed, hidden = _python_paths(python)
+    args: list[str] = ["--size", str(256 << 20), "--tmpfs", "/tmp"]
     bound: list[str] = []
+
+    def inside(path: str) -> bool:
+        return any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound)
+
     for path in system:
         args += ["--ro-bind-try", path, path]
         bound.append(path)
     made: set[str] = set()
-    for path in extra:
-        if any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound):
+    for path in [*needed, str(SERVER)]:
+        if inside(path) or not os.path.exists(path):
             continue
         for ancestor in reversed(Path(path).parents):  # world-traversable parents (bwrap makes them 0700)
             name = str(ancestor)
-            if name != "/" and name not in made and not any(name == b or name.startswith(b + "/") for b in bound):
+            if name not in ("/", "/tmp") and name not in made and not inside(name):
                 args += ["--perms", "0755", "--dir", name]
                 made.add(name)
         args += ["--ro-bind", path, path]
         bound.append(path)
+    for path in hidden:  # installed packages (and their data) inside a bound folder: masked
+        if inside(path) and os.path.isdir(path):
+            args += ["--tmpfs", path]
     # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it)
     caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
                                                   "CAP_DAC_OVERRIDE") for x in ("--cap-add", cap)]
@@ -152,9 +241,188 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
         "--unshare-cgroup-try", *users, "--die-with-parent", "--new-session", *args,
-        "--proc", "/proc", "--dev", "/dev", "--size", str(256 << 20), "--tmpfs", "/tmp", "--remount-ro", "/",
-        "--chdir", "/tmp",
+        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp",
     ]
+
+
+# ------------------------------------------------------------------ a private uid
+
+
+@dataclass
+class PrivateUid:
+    """A uid for candidates (root only) that nothing else uses, held until :meth:`release`.
+
+    Checked unused: no passwd entry, outside every ``/etc/subuid`` and ``/etc/subgid`` range
+    (rootless containers map those), no process running under it, and not held by another
+    sandbox (an exclusive ``flock`` on a per-uid lock file, kept for the server's life).
+    """
+
+    uid: int
+    _fd: int = field(repr=False)
+
+    FIRST = 1_500_000_000
+    LOCKS = Path("/run/lock/rend-equiv-sandbox") if Path("/run/lock").is_dir() else Path("/tmp/rend-equiv-sandbox-uids")
+
+    @classmethod
+    def acquire(cls, first: int | None = None) -> PrivateUid:
+        import fcntl
+        import pwd
+
+        ranges = subordinate_ranges()
+        busy = uids_in_use()
+        cls.LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
+        uid = cls.FIRST if first is None else first
+        for _ in range(100_000):
+            inside = [end for start, end in ranges if start <= uid < end]
+            if inside:
+                uid = max(inside)
+                continue
+            taken = uid in busy
+            if not taken:
+                try:
+                    pwd.getpwuid(uid)
+                    taken = True
+                except KeyError:
+                    pass
+            if not taken:
+                fd = os.open(cls.LOCKS / f"uid-{uid}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    os.close(fd)
+                else:
+                    if uid not in uids_in_use():  # a process may have appeared since the first look
+                        return cls(uid, fd)
+                    os.close(fd)
+            uid += 1
+        raise RuntimeError("no free private uid for the sandbox")
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
+def subordinate_ranges(files: Sequence[str] = ("/etc/subuid", "/etc/subgid")) -> list[tuple[int, int]]:
+    """[start, end) uid ranges delegated to users (``name:start:count`` lines).
+
+    >>> import tempfile; path = tempfile.mktemp()
+    >>> _ = open(path, "w").write("alice:100000:65536\\nbad line\\n")
+    >>> subordinate_ranges([path])
+    [(100000, 165536)]
+    """
+    out = []
+    for name in files:
+        try:
+            lines = Path(name).read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.strip().split(":")
+            if len(parts) == 3 and parts[1].isdigit() and parts[2].isdigit():
+                out.append((int(parts[1]), int(parts[1]) + int(parts[2])))
+    return out
+
+
+def uids_in_use() -> set[int]:
+    """Every uid (real, effective, saved, filesystem) of a process visible in /proc."""
+    found: set[int] = set()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/status", "rb") as handle:
+                for line in handle:
+                    if line.startswith(b"Uid:"):
+                        found.update(int(x) for x in line.split()[1:])
+                        break
+        except OSError:
+            pass
+    return found
+
+
+# ------------------------------------------------------------------ calibration cache
+
+
+def calibration_path() -> Path:
+    """Where reference timings are kept: ``$XDG_CACHE_HOME`` (or ``~/.cache``)/rend-equiv."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "rend-equiv" / "sandbox-calibration.jsonl"
+
+
+@functools.lru_cache(maxsize=1)
+def machine_id() -> str:
+    """What a timing depends on besides the code: host, processor, core count, interpreter."""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    parts = [platform.node(), platform.machine(), model, str(os.cpu_count()), sys.version]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
+
+
+def calibration_key(problem: _ProblemLike, limits: Limits, isolation: str = "") -> str:
+    """Hash of everything the reference's run depends on: its code and tests, the limits,
+    the isolation mode and the machine."""
+    assertions = [[list(a.setup), a.source] for a in problem.assertions]
+    content = json.dumps([problem.reference_code, getattr(problem, "code_prefix", ""), problem.entry_point,
+                          problem.call, problem.context, assertions, limits.memory_bytes, isolation, machine_id()])
+    return hashlib.sha256(content.encode()).hexdigest()
+
+
+_CALIBRATIONS: dict[str, tuple[tuple[int, int], dict[str, float]]] = {}
+
+
+def read_calibration(path: Path, key: str) -> float | None:
+    """The cached reference time for ``key``, if any (the file is re-read when it changes)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    seen = _CALIBRATIONS.get(str(path))
+    if seen is None or seen[0] != stamp:
+        table: dict[str, float] = {}
+        try:
+            lines = path.read_text(errors="replace").splitlines()
+        except OSError:
+            lines = []
+        for line in lines:  # a cache: a torn or foreign line is skipped
+            try:
+                row = json.loads(line)
+                if isinstance(row, dict) and isinstance(row.get("key"), str):
+                    value = float(row["seconds"])
+                    if math.isfinite(value) and value >= 0:
+                        table[row["key"]] = value
+            except (ValueError, TypeError, KeyError):
+                continue
+        seen = _CALIBRATIONS[str(path)] = (stamp, table)
+    return seen[1].get(key)
+
+
+def write_calibration(path: Path, key: str, seconds: float) -> None:
+    """Append one timing (one short line per write: concurrent runs do not tear each other)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"key": key, "seconds": round(seconds, 6)}) + "\n")
+    except OSError as err:
+        log.warning("sandbox: cannot write the calibration cache %s: %s", path, err)
+
+
+def job_processes(limits: Limits, share: int = 1) -> int:
+    """The per-job process cap, lowered so that processes x memory fits in half the machine's
+    memory, split among ``share`` sandboxes running side by side (RLIMIT_NPROC counts every
+    process of the private uid, so this bounds the job)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError):
+        return limits.processes
+    return max(2, min(limits.processes, (total // 2 // max(1, share)) // max(1, limits.memory_bytes)))
 
 
 @dataclass
@@ -173,9 +441,13 @@ class Sandbox:
     limits: Limits = field(default_factory=Limits)
     isolation: Isolation | None = None
     server_log: str | None = None  # where the server's own stderr goes (debugging); default: discarded
+    allow_weak: bool = False  # without bubblewrap: run with weaker isolation instead of refusing
+    calibration_cache: Path | None | bool = True  # True: the user's cache folder; None/False: no file cache
+    share: int = 1  # sandboxes running side by side: the memory budget is split among them
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     _buffer: bytes = field(default=b"", init=False, repr=False)
-    _timeouts: dict[str, float] = field(default_factory=dict, init=False, repr=False)
+    _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
+    _uid: PrivateUid | None = field(default=None, init=False, repr=False)
     starts: int = field(default=0, init=False)
 
     def __enter__(self) -> Sandbox:
@@ -188,29 +460,54 @@ class Sandbox:
     # ------------------------------------------------------------ server life
 
     def start(self) -> None:
-        """Start the fork-server (under bubblewrap where it works)."""
+        """Start the fork-server (under bubblewrap where it works; see :func:`choose_isolation`).
+
+        Raises :class:`InputError` where the isolation would be too weak to run untrusted
+        code: no bubblewrap and no ``allow_weak``, or :data:`Isolation.PLAIN` as root.
+        """
         if self._proc is not None:
             return
+        if self.isolation is None and shutil.which("bwrap") is not None and bwrap_works.cache_info().currsize == 0:
+            try:  # the usual case: bubblewrap works, and starting the server proves it (no separate probe)
+                self._launch(Isolation.BWRAP)
+                self.isolation = Isolation.BWRAP
+                return
+            except (OSError, RuntimeError):
+                pass
         if self.isolation is None:
-            self.isolation = choose_isolation()
-        python = sys.executable
+            self.isolation = choose_isolation(allow_weak=self.allow_weak)
+        self._launch(self.isolation)
+
+    def _launch(self, isolation: Isolation) -> None:
         as_root = os.geteuid() == 0
-        uid = 200_000 + os.getpid() % 100_000 if as_root else SANDBOX_UID
-        mode = self.isolation.value
-        if self.isolation is Isolation.BWRAP and as_root:
+        if isolation is Isolation.PLAIN and as_root:
+            raise InputError("plain isolation as root would run candidates as root: refused "
+                             "(install bubblewrap, or use the uid isolation)", field="isolation")
+        if isolation is Isolation.UID and not as_root:
+            raise InputError("uid isolation needs root", field="isolation")
+        python = base_python()
+        if as_root and self._uid is None:
+            self._uid = PrivateUid.acquire()
+        uid = self._uid.uid if self._uid is not None else SANDBOX_UID
+        if isolation is Isolation.NS and not as_root:
+            raise InputError("ns isolation needs root", field="isolation")
+        mode = isolation.value
+        if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
         command = [python, "-I", "-B", str(SERVER), mode, str(uid)]
-        if self.isolation is Isolation.BWRAP:
+        if isolation is Isolation.NS:
+            command.append(json.dumps(_ns_masks(python)))
+        if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
-        log = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
+        log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file,
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True,
             )
         finally:
-            if log is not subprocess.DEVNULL:
-                log.close()
+            if log_file is not subprocess.DEVNULL:
+                log_file.close()
         self._buffer = b""
         self.starts += 1
         hello = self._read(time.monotonic() + 30)
@@ -219,18 +516,29 @@ class Sandbox:
             raise RuntimeError("the sandbox server did not start")
         self.server_pid = int(hello["pid"])
 
+    @property
+    def uid(self) -> int | None:
+        """The private uid candidates run under (root only), held while this sandbox lives."""
+        return self._uid.uid if self._uid is not None else None
+
     def close(self) -> None:
-        """Stop the server; with bubblewrap its whole PID namespace goes with it."""
+        """Stop the server (it cleans up and exits); with bubblewrap its whole PID namespace
+        goes with it. An explicit goodbye, not end of file: a process forked from this one
+        may hold the pipe open."""
         proc = self._proc
         if proc is None:
             return
         try:
             assert proc.stdin is not None
-            proc.stdin.close()
-            proc.wait(timeout=10)
+            proc.stdin.write(b"bye\n")
+            proc.stdin.flush()
+            proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
             pass
         self._kill()
+        if self._uid is not None:
+            self._uid.release()
+            self._uid = None
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -282,21 +590,83 @@ class Sandbox:
     # ------------------------------------------------------------ jobs
 
     def timeout_for(self, problem: _ProblemLike) -> float:
-        """The problem's wall-clock timeout, calibrated once on its canonical solution."""
-        if problem.problem_id not in self._timeouts:
-            seconds = None
-            if problem.reference_code:
-                run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
-                seconds = run.seconds if run.status is Status.OK else None
-            self._timeouts[problem.problem_id] = self.limits.timeout_for(seconds)
-        return self._timeouts[problem.problem_id]
+        """The problem's wall-clock timeout, calibrated once on its canonical solution.
+
+        The reference runs in a child like any candidate. Its time is kept per problem
+        content and machine in a small file cache (:func:`calibration_path`), so a later
+        run skips it.
+        """
+        known = self.known_timeout(problem)
+        if known is not None:
+            return known
+        seconds = None
+        if problem.reference_code:
+            run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
+            if run.status is Status.OK:
+                seconds = run.seconds
+                cache = self._cache_file()
+                if cache is not None:
+                    write_calibration(cache, self._calibration_key(problem), seconds)
+        timeout = self._timeouts[self._memo(problem)] = self.limits.timeout_for(seconds)
+        return timeout
+
+    def known_timeout(self, problem: _ProblemLike) -> float | None:
+        """The calibrated timeout if known without running anything (memo, then file cache)."""
+        memo = self._memo(problem)
+        if memo in self._timeouts:
+            return self._timeouts[memo]
+        if not problem.reference_code:
+            timeout = self._timeouts[memo] = self.limits.timeout_for(None)
+            return timeout
+        cache = self._cache_file()
+        seconds = read_calibration(cache, self._calibration_key(problem)) if cache is not None else None
+        if seconds is None:
+            return None
+        timeout = self._timeouts[memo] = self.limits.timeout_for(seconds)
+        return timeout
+
+    @staticmethod
+    def _memo(problem: _ProblemLike) -> tuple[str, str, int]:
+        return (problem.problem_id, problem.reference_code, len(problem.assertions))
+
+    def _calibration_key(self, problem: _ProblemLike) -> str:
+        return calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
+
+    def _cache_file(self) -> Path | None:
+        if self.calibration_cache is True:
+            return calibration_path()
+        return self.calibration_cache or None
 
     def run(self, problem: _ProblemLike, code: str) -> Execution:
-        """Execute one candidate against all of the problem's assertions."""
-        return self.execute(problem, code, timeout=self.timeout_for(problem))
+        """Execute one candidate against all of the problem's assertions.
+
+        Where the problem's timeout is not known yet, the candidate first runs with the
+        floor (:attr:`Limits.timeout_floor`), which every calibrated timeout is at least:
+        a run that ends within it gets the same verdict as under any calibrated timeout,
+        so the reference is timed only for a candidate that hits the floor (then the
+        candidate runs again, if the calibrated timeout is longer).
+        """
+        try:
+            self.start()  # a refusal (InputError) goes to the caller; a failed start is reported below
+        except (OSError, RuntimeError):
+            pass
+        known = self.known_timeout(problem)
+        if known is not None:
+            return self.execute(problem, code, timeout=known)
+        first = self.execute(problem, code, timeout=self.limits.timeout_floor)
+        if first.status is not Status.TIMEOUT:
+            return first
+        timeout = self.timeout_for(problem)
+        if timeout <= self.limits.timeout_floor:
+            return first
+        return self.execute(problem, code, timeout=timeout)
 
     def execute(self, problem: _ProblemLike, code: str, *, timeout: float) -> Execution:
         """Execute with an explicit wall-clock timeout (seconds)."""
+        result = self._execute(problem, code, timeout)
+        return replace(result, isolation=self.isolation.value if self.isolation is not None else "")
+
+    def _execute(self, problem: _ProblemLike, code: str, timeout: float) -> Execution:
         n = len(problem.assertions)
         try:
             self.start()
@@ -305,7 +675,7 @@ class Sandbox:
                              tuple(danger_scan(code)))
         limits = {
             "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
-            "file_bytes": self.limits.file_bytes, "processes": self.limits.processes,
+            "file_bytes": self.limits.file_bytes, "processes": job_processes(self.limits, self.share),
         }
         job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
         steps, done = [], 0

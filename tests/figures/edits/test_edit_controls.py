@@ -11,8 +11,8 @@ from rend_equiv_dataset.figures.edits.controls import (
     has_min_gap,
     relative_gaps,
     value_span,
-    violations,
 )
+from rend_equiv_dataset.figures.edits import violations  # by edit type: each type's own controls
 
 
 def chart(*values, family=Family.BAR, extra_series=()):

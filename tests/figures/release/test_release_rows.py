@@ -18,7 +18,7 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import generate_instances, generate_matched_cycle
 from rend_equiv_dataset.figures.release import ReleaseSettings, build_release
 from rend_equiv_dataset.figures.release.build import cache_folder
-from rend_equiv_dataset.figures.release.records import RENDERING_FIELDS
+from rend_equiv_dataset.schema import RENDERING_COLUMNS
 from rend_equiv_dataset.transforms import from_json
 
 K = 2
@@ -60,7 +60,7 @@ def test_renderings_have_exactly_the_contract_fields_and_one_row_per_image(relea
     _, sets, loaded = release
     for config, name in (("renderings", "instances"), ("matched_cycle_renderings", "matched_cycle")):
         rows = loaded[config]
-        assert tuple(rows.column_names) == RENDERING_FIELDS
+        assert tuple(rows.column_names) == RENDERING_COLUMNS
         assert len(set(rows["render_id"])) == len(rows)
         assert len(rows) == sum(1 + K + len(i.edits) for i in sets[name])
         assert set(rows["role"]) == {"base", "rerender", "edit"}

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
-from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer
+from rend_equiv_dataset.figures.edits import edit_type
+from rend_equiv_dataset.figures.questions import Question, answer
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import generate_instances
 from rend_equiv_dataset.figures.tables.build import (
@@ -32,7 +33,7 @@ def assert_law(instance):
     assert format_answer(answer(instance.data, question), instance.answer_type) == instance.target
     assert [e.edit_type for e in instance.edits].count("zoom") == 1
     for edit in instance.edits:
-        assert edit.edit_type in QUESTION_TYPES[instance.question_type].edits
+        assert edit_type(edit.edit_type).applies_to(instance.question_type)
         recomputed = format_answer(answer(edit.data, question), instance.answer_type)
         assert recomputed == edit.target
         via_transform = edit.transform.apply(parse_target(instance.target, instance.answer_type))

@@ -221,7 +221,7 @@ def test_bad_json_tables_name_the_field(tmp_path, text, field):
 
 
 def test_invalid_json_reports_its_line(tmp_path):
-    with pytest.raises(InputError, match="invalid JSON") as err:
+    with pytest.raises(InputError, match="not valid JSON") as err:
         read_table(_write(tmp_path, "t.json", '{\n "columns": [\n'))
     assert err.value.line == 3
 

@@ -17,7 +17,7 @@ from rend_equiv_dataset.panels.metrics.coverage import signal_at_coverage
 from rend_equiv_dataset.panels.metrics.data import AssertionResults
 from rend_equiv_dataset.panels.metrics.effective import n_eff, n_eff_with_signal
 from rend_equiv_dataset.panels.metrics.intervals import n_eff_change_samples
-from rend_equiv_dataset.panels.metrics.report import subpanel_sizes
+from rend_equiv_dataset.panels.metrics.panel_report import subpanel_sizes
 
 
 def synthetic(n: int = 300, k: int = 7, seed: int = 0, with_assertions: bool = False) -> PanelData:

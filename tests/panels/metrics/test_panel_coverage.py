@@ -1,4 +1,4 @@
-"""Signals at many coverage levels agree with the shared prefix rule (rend_equiv_dataset.panels.signals)."""
+"""Signals at many coverage levels agree with the shared prefix rule (rend_equiv_dataset.panels.execution_signal)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rend_equiv_dataset.panels.signals import COVERAGE_LEVELS, prefix_signal
+from rend_equiv_dataset.panels.execution_signal import COVERAGE_LEVELS, prefix_signal
 from rend_equiv_dataset.panels.metrics.coverage import SWEEP_LEVELS, first_failures, signal_at_coverage, signals_at_levels
 
 percent = st.integers(1, 100).map(lambda p: p / 100)

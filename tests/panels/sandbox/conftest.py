@@ -9,7 +9,7 @@ import pytest
 
 from rend_equiv_dataset.panels.problems import Assertion, Problem
 from rend_equiv_dataset.panels.sandbox import Isolation, Limits, Sandbox
-from rend_equiv_dataset.panels.sandbox.runner import bwrap_works
+from rend_equiv_dataset.panels.sandbox.runner import bwrap_works, ns_works
 
 TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20)
 
@@ -19,6 +19,8 @@ def available_modes() -> list[Isolation]:
     if bwrap_works():
         modes.append(Isolation.BWRAP)
     if os.geteuid() == 0:
+        if ns_works():
+            modes.append(Isolation.NS)
         modes.append(Isolation.UID)
     return modes or [Isolation.PLAIN]
 
@@ -95,12 +97,36 @@ def leftovers(box: Sandbox) -> set[int]:
     return extra
 
 
-@pytest.fixture(scope="module", params=available_modes(), ids=lambda m: m.value)
-def box(request):
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Reference timings are cached in a folder of the test session, not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+def hide_bwrap(patch: pytest.MonkeyPatch, empty: Path) -> None:
+    """Simulate a machine without bubblewrap: nothing on PATH (the check is redone)."""
+    patch.setenv("PATH", str(empty))
+    bwrap_works.cache_clear()
+
+
+NO_BWRAP = "no-bwrap"  # the path a machine without bubblewrap takes (as root: ns), weak isolation allowed
+
+
+@pytest.fixture(scope="module", params=[*available_modes(), NO_BWRAP], ids=lambda m: getattr(m, "value", m))
+def box(request, tmp_path_factory):
     if not getattr(request.module, "ALL_ISOLATION_MODES", True) and request.param is not available_modes()[0]:
         pytest.skip("functional tests run under the preferred isolation mode only")
-    sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
-    sandbox.start()
+    if request.param == NO_BWRAP:
+        with pytest.MonkeyPatch.context() as patch:
+            hide_bwrap(patch, tmp_path_factory.mktemp("empty-path"))
+            sandbox = Sandbox(limits=TEST_LIMITS, allow_weak=True)
+            sandbox.start()
+        bwrap_works.cache_clear()
+    else:
+        sandbox = Sandbox(limits=TEST_LIMITS, isolation=request.param)
+        sandbox.start()
     yield sandbox
     root = sandbox._proc.pid if sandbox._proc else None
     sandbox.close()
@@ -113,8 +139,8 @@ def clean(box):
     """Runs the test, then checks nothing the candidate started is still alive."""
     yield box
     assert leftovers(box) == set()
-    if os.geteuid() == 0 and box.isolation in (Isolation.UID, Isolation.BWRAP):
-        assert uid_processes(200_000 + os.getpid() % 100_000) == set()
+    if box.uid is not None:
+        assert uid_processes(box.uid) == set()
 
 
 @pytest.fixture

@@ -424,7 +424,7 @@ def add(a, b):
     inspect = """
 import os
 def add(a, b):
-    return a + b if sorted(os.listdir(".")) == ["output.txt"] else None
+    return a + b if os.listdir(".") == [] else None
 """
     starts = box.starts
     for _ in range(3):

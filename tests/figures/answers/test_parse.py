@@ -1,7 +1,7 @@
 """Answer parsing on real-looking model outputs (DESIGN §3.5)."""
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rend_equiv_dataset.figures.answers.parse import normalize_label, parse_answer
@@ -157,3 +157,56 @@ UNIT_CASES = [
 @pytest.mark.parametrize(("question", "text", "expected"), UNIT_CASES)
 def test_numbers_are_read_in_the_question_unit(question, text, expected):
     assert parse_answer(text, "number", question=question) == pytest.approx(expected)
+
+
+LONG_COT = "Let me look at the bars again. Japan is about 30, France 12, maybe 13. " * 20000
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (LONG_COT + "\n\nFinal answer: 30.5", 30.5),
+        ("<think>" + LONG_COT + "</think>\n\n30.5", 30.5),
+        ("The answer is 12. " + "To answer this, look again. " * 30000 + "Answer: 30.5", 30.5),
+        ("12 " * 300000, 12.0),
+        ("1, " * 200000 + "\nSo the value is 5.", 5.0),
+        ("answer " * 100000, None),
+        ("<think>" * 50000, None),
+        ("-" * 100000 + "\n7", 7.0),
+    ],
+)
+def test_megabyte_outputs_are_read(text, expected):
+    result = parse_answer(text, "number", ("Japan", "France"), "What are the exports of Japan?")
+    assert result == expected
+
+
+@given(st.text(alphabet="0123456789 .,-−–%$kMB\u2009\u00a0abcinorsth<>/=+*()", max_size=300))
+def test_number_like_noise_never_raises(text):
+    result = parse_answer(text, "number", ("Japan",), "What is the value for Japan, in thousands?")
+    assert result is None or isinstance(result, float)
+
+
+_PROSE = st.text(alphabet="abcdefghijklmnopqrstuvwxyz JFC.,:;()0123456789-%\n", max_size=400)
+
+
+@given(_PROSE, st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda x: round(x, 3)))
+def test_a_final_marker_wins_over_any_prose_before_it(prose, value):
+    assume("answer" not in prose and "boxed" not in prose)
+    text = f"{prose}\n\nFinal answer: {value}"
+    assert parse_answer(text, "number", ("Japan", "France"), "What is the value for Japan?") == pytest.approx(value)
+
+
+@given(_PROSE, st.sampled_from(["42", "The answer is Apples.", "Bananas is larger than Apples.", "30.5 - 12 = 18.5", "Apples or Bananas"]),
+       st.sampled_from(["number", "label"]))
+def test_reasoning_blocks_never_change_the_answer(reasoning, output, answer_type):
+    assume("<" not in reasoning)
+    bare = parse_answer(output, answer_type, LABELS)
+    assert parse_answer(f"<think>{reasoning}</think>\n{output}", answer_type, LABELS) == bare
+    assert parse_answer(f"{reasoning}</think>\n\n{output}", answer_type, LABELS) == bare
+
+
+@given(st.sampled_from(LABELS), st.sampled_from(LABELS))
+def test_two_labels_joined_by_or_are_never_credited(first, second):
+    assume(normalize_label(first) != normalize_label(second))
+    assert parse_answer(f"{first} or {second}", "label", LABELS) is None
+    assert parse_answer(f"The answer is {first} or {second}.", "label", LABELS) is None

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rend_equiv_dataset.panels.signals import (
+from rend_equiv_dataset.panels.execution_signal import (
     COVERAGE_LEVELS,
     MAIN_COVERAGES,
     covered_count,

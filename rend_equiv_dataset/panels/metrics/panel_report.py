@@ -204,18 +204,4 @@ def _by_benchmark(data: PanelData) -> dict[str, Any] | None:
     return out
 
 
-def json_ready(value: Any) -> Any:
-    """Replace NaN and ±inf by None (JSON has neither) and numpy scalars by Python ones, recursively.
 
-    >>> json_ready({"a": [1.0, float("nan")], "b": (np.int64(2), float("inf"))})
-    {'a': [1.0, None], 'b': [2, None]}
-    """
-    if isinstance(value, Mapping):
-        return {str(key): json_ready(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [json_ready(item) for item in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value

@@ -1,0 +1,171 @@
+"""Benchmark: how often answer reading agrees with a careful human, and how its time grows with the output.
+
+1. Agreement. On every case of ``tests/figures/answers/test_real_outputs.py``
+   (real-looking outputs, each with the answer a careful human reads), the
+   share of right/wrong verdicts that match the human's, for
+
+   - this package's reader (``rend_equiv_dataset.figures.answers``, as ``grade`` uses it);
+   - the ChartQA relaxed-accuracy rule as common harnesses implement it (lmms-eval's
+     ``relaxed_correctness``: strip the output, ``float()`` of the whole string — a
+     trailing ``%`` divided by 100 — within 5% of the target, else case-insensitive
+     exact match).
+
+   Broken down by terse/verbose outputs and by answer type.
+
+2. Time. Outputs of 1 KB, 10 KB, 100 KB and 1 MB — a model looping on numbers,
+   a chain of thought ending in an answer, and one in non-ASCII text (full-width
+   digits, narrow no-break spaces, minus signs: the normalisation pass) — read as numbers and as labels;
+   best of ``--repeat`` runs, with the growth ratio to the previous size (10×
+   the text: a ratio near 10 is linear, near 100 quadratic). The previous
+   reader's number rule (the last number after a copula, found by searching
+   the whole prefix before each number) runs on the same outputs up to
+   ``--naive-max`` bytes for comparison.
+
+Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
+from rend_equiv_dataset.figures.answers.parse import parse_answer  # noqa: E402
+
+LABELS = ("Japan", "France", "Germany", "Chile")
+NUMBER_QUESTION = "What are the exports of Japan, in bn USD?"
+LABEL_QUESTION = "Which country has the highest exports?"
+SIZES = (1_000, 10_000, 100_000, 1_000_000)
+
+
+def load_cases():
+    path = ROOT / "tests" / "figures" / "answers" / "test_real_outputs.py"
+    spec = importlib.util.spec_from_file_location("real_outputs_table", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.CASES
+
+
+def chartqa_relaxed(prediction: str, target: str, max_relative_change: float = 0.05) -> bool:
+    """lmms-eval's ChartQA ``relaxed_correctness`` on a stripped output."""
+    prediction = prediction.strip()
+
+    def to_float(text: str) -> float | None:
+        try:
+            return float(text.rstrip("%")) / 100.0 if text.endswith("%") else float(text)
+        except ValueError:
+            return None
+
+    prediction_float, target_float = to_float(prediction), to_float(target)
+    if prediction_float is not None and target_float:
+        return abs(prediction_float - target_float) / abs(target_float) <= max_relative_change
+    return prediction.lower() == target.lower()
+
+
+def agreement(cases) -> None:
+    groups = {
+        "all": lambda c: True,
+        "terse": lambda c: c.rule.startswith("terse"),
+        "verbose": lambda c: not c.rule.startswith("terse"),
+        "number": lambda c: c.answer_type == "number",
+        "label": lambda c: c.answer_type == "label",
+    }
+    ours = {}
+    theirs = {}
+    for case in cases:
+        verdict = grade(case.output, case.target, case.answer_type, question=case.question, labels=case.labels).correct
+        ours[case.name] = verdict == case.human_correct
+        theirs[case.name] = chartqa_relaxed(case.output, case.target) == case.human_correct
+    print(f"Agreement with a careful human grader on {len(cases)} outputs (share of verdicts right)")
+    print(f"{'outputs':<10}{'n':>6}{'this reader':>14}{'ChartQA rule':>14}")
+    for name, keep in groups.items():
+        chosen = [c for c in cases if keep(c)]
+        share = sum(ours[c.name] for c in chosen) / len(chosen)
+        base = sum(theirs[c.name] for c in chosen) / len(chosen)
+        print(f"{name:<10}{len(chosen):>6}{share:>14.1%}{base:>14.1%}")
+    print()
+
+
+def looping(size: int) -> str:
+    unit = "30.5, 31.2, 29.8, 30.1, "
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+def chain_of_thought(size: int) -> str:
+    unit = (
+        "Looking at the chart again, Japan's bar reaches about 30, France is at 12 and Germany at 8; "
+        "the gridlines are every 5 units, so let me check the answer once more. "
+    )
+    ending = "\n\nTherefore Japan has the highest exports. Final answer: 30.5"
+    body = (unit * (size // len(unit) + 1))[: max(0, size - len(ending))]
+    return body + ending
+
+
+def unicode_chain_of_thought(size: int) -> str:
+    unit = "Japan’s bar reaches about ３０．５ (France: 1\u202f200 thousand, change −3.5 – check). "
+    ending = "\n\nFinal answer: **30.5**"
+    body = (unit * (size // len(unit) + 1))[: max(0, size - len(ending))]
+    return body + ending
+
+
+_COPULA = re.compile(r"(?:\bis|\bare|\bwas|\bwere|=|:|\bequals|\bof|\babout|\baround|\bapproximately|≈)\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])[-+]?\d+(?:\.\d+)?")
+
+
+def previous_number_rule(text: str) -> float | None:
+    """The previous reader's unmarked number rule: the last number that follows a copula (a prefix search per number)."""
+    matches = list(_NUMBER.finditer(text))
+    if not matches:
+        return None
+    after_copula = [m for m in matches if _COPULA.search(text[: m.start()])]
+    return float((after_copula or matches)[-1].group(0).replace(",", ""))
+
+
+def best_time(function, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def timing(repeat: int, naive_max: int) -> None:
+    print(f"Time to read one output (best of {repeat}); ×: growth from the previous size (10× the text)")
+    print(f"{'output':<18}{'size':>10}{'number':>11}{'×':>7}{'label':>11}{'×':>7}{'previous rule':>15}{'×':>8}")
+    kinds = (("looping numbers", looping), ("chain of thought", chain_of_thought), ("non-ASCII thought", unicode_chain_of_thought))
+    for name, make in kinds:
+        previous: tuple[float, float, float | None] | None = None
+        for size in SIZES:
+            text = make(size)
+            number = best_time(lambda: parse_answer(text, "number", LABELS, NUMBER_QUESTION), repeat)
+            label = best_time(lambda: parse_answer(text, "label", LABELS, LABEL_QUESTION), repeat)
+            naive = best_time(lambda: previous_number_rule(text), 1) if size <= naive_max else None
+            ratios = ["" if previous is None or p is None or now is None else f"{now / p:.1f}"
+                      for now, p in zip((number, label, naive), previous or (None, None, None))]
+            naive_text = f"{naive * 1e3:.1f} ms" if naive is not None else "skipped"
+            print(f"{name:<18}{size:>10,}{number * 1e3:>8.1f} ms{ratios[0]:>7}{label * 1e3:>8.1f} ms{ratios[1]:>7}"
+                  f"{naive_text:>15}{ratios[2]:>8}")
+            previous = (number, label, naive)
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per timing; the best is printed (default 3)")
+    parser.add_argument("--naive-max", type=int, default=10_000, help="largest output the previous rule is timed on (default 10000)")
+    args = parser.parse_args()
+    agreement(load_cases())
+    timing(args.repeat, args.naive_max)
+
+
+if __name__ == "__main__":
+    main()

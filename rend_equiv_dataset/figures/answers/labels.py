@@ -1,0 +1,204 @@
+"""Category labels mentioned in a model output, by the aliases a human grader accepts.
+
+A label is found by its word tokens, compared case- and space-insensitively
+(``new york``, ``NewYork`` and ``New-York`` are ``New York``), and by these
+aliases:
+
+- singular and plural of the last word (``Apple`` for ``Apples``, ``buses``
+  for ``Bus``, ``categories`` for ``Category``);
+- month names, full or short (``Sep``/``Sept``/``September``), when the label
+  is a month;
+- quarters written ``Q3 2022``, ``Q3-2022``, ``2022 Q3`` or ``Q3'22``;
+- ``FY2019`` / ``FY 2019`` for the year label ``2019``.
+
+A label that is also an ordinary English word (``May``, ``Go``, ``Other``)
+counts only where it stands as the answer: the whole answer text, written
+as the label is written (``Go has the most stars``), or capitalised inside a
+sentence; ``it may be`` and ``let's go`` are not mentions.
+
+Matching walks the word tokens once, trying spans of at most
+:data:`MAX_TOKENS` tokens at each one: linear in the text.
+
+>>> index = label_index(("Apples", "New York", "Q3 2022", "Sep", "2019", "May"))
+>>> [m.label for m in mentions("apple, newyork, 2022 Q3, September", index)]
+['Apples', 'New York', 'Q3 2022', 'Sep']
+>>> [m.label for m in mentions("FY2019", label_index(("2018", "2019")))]
+['2019']
+>>> [m.label for m in mentions("It may be May.", index)]
+['May']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+MAX_TOKENS = 8
+"""Longest label, in word tokens, that is recognised."""
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_MONTHS = (
+    ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+    ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+    ("november", "nov"), ("december", "dec"),
+)
+_MONTH = {name: f"month:{i + 1}" for i, names in enumerate(_MONTHS) for name in names}
+_ORDINARY = frozenset(
+    """a an the and or but not no yes may can will go do did does is are was were be been it its this that these those
+    in on at of to for by with from up down out over under off new old other others rest all any some none total sum mean
+    average best top bottom high low more less most least first last next one well good bad us me we he she they you i
+    so as if then than when while what which who how why also only just still even back end mid march""".split()
+)
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A label found in text: which label, where, and whether it was written capitalised."""
+
+    label: str
+    start: int
+    end: int
+    capitalised: bool
+
+
+@dataclass(frozen=True)
+class LabelIndex:
+    """Alias key → label, for one label set; ``ordinary`` holds labels that are everyday words."""
+
+    keys: dict[str, str]
+    ordinary: frozenset[str]
+    years: bool
+    longest: int
+    prefixes: frozenset[str]
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def _keys(tokens: list[str], years: bool) -> list[str]:
+    """Every alias key of a token span (lower-case tokens)."""
+    joined = "".join(tokens)
+    keys = [joined]
+    if joined.endswith("s"):
+        singular = "".join(tokens[:-1]) + _singular(tokens[-1])
+        if singular != joined:
+            keys.append(singular)
+    if len(tokens) == 1 and joined in _MONTH:
+        keys.append(_MONTH[joined])
+    if len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1]):
+        quarter = _quarter(tokens)
+        if quarter:
+            keys.append(quarter)
+    if years and joined.startswith("fy"):
+        match = re.fullmatch(r"fy((?:19|20)\d\d)", joined)
+        if match:
+            keys.append(match.group(1))
+    return keys
+
+
+def _quarter(tokens: list[str]) -> str | None:
+    joined = " ".join(tokens)
+    match = re.fullmatch(r"q([1-4]) (\d{4}|'?\d{2})|(\d{4}) q([1-4])|q([1-4])'(\d{2})", joined)
+    if match is None:
+        return None
+    quarter = match.group(1) or match.group(4) or match.group(5)
+    year = (match.group(2) or match.group(3) or match.group(6)).lstrip("'")
+    return f"quarter:{quarter}:{year[-2:]}"
+
+
+@lru_cache(maxsize=4096)
+def label_index(labels: tuple[str, ...]) -> LabelIndex:
+    """The alias table of a label set; an alias shared by two labels is dropped."""
+    years = bool(labels) and all(re.fullmatch(r"(?:19|20)\d\d", label.strip()) for label in labels)
+    keys: dict[str, str] = {}
+    clashes: set[str] = set()
+    ordinary: set[str] = set()
+    for label in labels:
+        tokens = [t.lower() for t in _TOKEN.findall(label)]
+        if not tokens or len(tokens) > MAX_TOKENS:
+            continue
+        if "".join(tokens) in _ORDINARY:
+            ordinary.add(label)
+        for key in _keys(tokens, years):
+            if keys.get(key, label) != label:
+                clashes.add(key)
+            keys[key] = label
+    exact = {"".join(t.lower() for t in _TOKEN.findall(label)): label for label in labels}
+    for key in clashes:
+        if key in exact:
+            keys[key] = exact[key]
+        else:
+            del keys[key]
+    longest = max((len(_TOKEN.findall(label)) for label in labels), default=0)
+    prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, max(longest, 2 if labels else 0)), prefixes)
+
+
+def _may_start(token: str, index: LabelIndex) -> bool:
+    """Whether an alias can start at this token (a cheap test before trying spans)."""
+    return (
+        token in index.prefixes
+        or _singular(token) in index.prefixes
+        or token in _MONTH
+        or token[:1] == "q"
+        or token[:2] == "fy"
+        or (len(token) == 4 and token.isdigit())
+    )
+
+
+def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Mention]:
+    """Label mentions in ``text``, left to right, longest alias first at each token.
+
+    ``alone`` says ``text`` is an answer on its own (after a marker, or a
+    leading bare answer): an everyday-word label then counts without capitals.
+    """
+    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    lowered = [t[0].lower().removesuffix("'s") for t in tokens]
+    found: list[Mention] = []
+    i = 0
+    while i < len(tokens):
+        hit = None
+        if not _may_start(lowered[i], index):
+            i += 1
+            continue
+        for n in range(min(index.longest, len(tokens) - i), 0, -1):
+            for key in _keys(lowered[i:i + n], index.years):
+                label = index.keys.get(key)
+                if label is not None:
+                    hit = (label, n)
+                    break
+            if hit:
+                break
+        if hit is None:
+            i += 1
+            continue
+        label, n = hit
+        start, end = tokens[i][1], tokens[i + n - 1][2]
+        written = text[start:end]
+        capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
+        if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
+            found.append(Mention(label, start, end, written[:1].isupper()))
+        i += n
+    return found
+
+
+def _sentence_start(text: str, start: int) -> bool:
+    before = text[max(0, start - 4):start].rstrip(" *\"'(")
+    return not before or before[-1] in ".!?:\n"
+
+
+def normalize_label(label: str) -> str:
+    """Case- and space-insensitive form used to compare labels.
+
+    >>> normalize_label(" New  York ") == normalize_label("newyork")
+    True
+    """
+    return "".join(label.split()).casefold()

@@ -1,0 +1,247 @@
+"""Numbers written in a model output, with what a reader needs to judge each one.
+
+:func:`numbers_in` finds every number in a piece of text (already passed
+through :func:`~rend_equiv_dataset.figures.answers.text.prepare`) in one
+regex pass, and marks the ones that are not answers on their own: operands
+of written arithmetic (``30.5 - 12``: neither is the answer, a result after
+``=`` is), the two ends of a hedge (``30 or 40``, ``between 30 and 40``),
+numbers after a negation (``not 42``) and years (``in 2019``).
+
+Formats: thousands separators (``1,234``; thin and non-breaking spaces are
+removed earlier), a decimal comma only where it cannot be a thousands
+separator (``12,5`` and ``1.234,5``; ``1,234`` is one thousand two hundred
+thirty-four), scientific notation, a currency sign, ``%``/``percent``, the
+suffixes ``k``/``M``/``B``/``bn`` and the words thousand/million/billion/trillion.
+A minus sign (``-``, and the en dash or ``−`` mapped to it earlier, or the word
+``minus``) is a sign only where no operand stands before it.
+
+Number words (``twenty-five``, ``one hundred and five``, ``three point five``)
+are read by :func:`number_words`; a run of number words that does not form
+one number (``twenty twenty``) is refused rather than misread.
+
+>>> [(n.value, n.scale, n.percent) for n in numbers_in("Japan: $1,234.5; France 12,5 %; 3.4 million")]
+[(1234.5, 1.0, False), (12.5, 1.0, True), (3.4, 1000000.0, False)]
+>>> [n.value for n in numbers_in("30.5 - 12 = 18.5") if n.standalone]
+[18.5]
+>>> [n.value for n in numbers_in("The change is -12 (minus 3 on 2019)")]
+[-12.0, -3.0, 2019.0]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+_SCALES = {
+    "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
+    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
+}
+
+_NUMBER = re.compile(
+    r"""
+    (?<![\w.])(?<!\d,)
+    (?P<cur>[$€£¥₹]\s?)?
+    (?P<digits>
+        \d{1,3}(?:\.\d{3})+,\d+(?![\d,])
+      | \d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])
+      | \d+,\d{1,2}(?![\d,])
+      | \d+(?:\.\d+)?
+      | \.\d+
+    )
+    (?P<exp>[eE][-+]?\d+)?
+    (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
+    (?:\s+(?P<word>(?i:thousand|million|billion|trillion))s?\b)?
+    (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
+    (?![\w])
+    """,
+    re.VERBOSE,
+)
+
+_OPERATORS = frozenset({"-", "+", "*", "/", "x", "×", "÷", "minus", "plus", "times", "divided by", "multiplied by", "over"})
+_EQUALS = frozenset({"=", "≈", "~", "~=", "equals", "is equal to", "gives", "makes"})
+_YEAR_BEFORE = re.compile(
+    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before)|[,(/])\s*$",
+    re.IGNORECASE,
+)
+_NEGATION_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding)\s+(?:be\s+|equal\s+to\s+|exactly\s+|the\s+)?$",
+    re.IGNORECASE,
+)
+_OR_BETWEEN = re.compile(r"(?:,\s*)?or(?:\s+(?:maybe|perhaps|possibly|about|around|even))?|/")
+_HEDGE_BEFORE = re.compile(r"\b(?:between|about|around|approximately|roughly|somewhere)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Number:
+    """One number as written.
+
+    ``value`` carries the sign; ``scale`` is the scale word or suffix written
+    after it (1 without one); ``role`` is ``answer``, or ``operand``, ``hedge``
+    or ``negated`` for a number that cannot be the answer on its own; ``year``
+    marks a four-digit integer in a date context.
+    """
+
+    value: float
+    scale: float
+    percent: bool
+    start: int
+    end: int
+    role: str = "answer"
+    year: bool = False
+
+    @property
+    def standalone(self) -> bool:
+        """Whether the number can be the answer on its own."""
+        return self.role == "answer"
+
+
+def numbers_in(text: str) -> list[Number]:
+    """Every number in ``text``, left to right (see the module docstring)."""
+    found: list[Number] = []
+    for match in _NUMBER.finditer(text):
+        number = _read(text, match)
+        if number is not None:
+            found.append(number)
+    return _judge(text, found)
+
+
+def _read(text: str, match: re.Match[str]) -> Number | None:
+    digits = match.group("digits")
+    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d+", digits):
+        digits = digits.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"\d+,\d{1,2}", digits):
+        digits = digits.replace(",", ".")
+    else:
+        digits = digits.replace(",", "")
+    try:
+        value = float(digits + (match.group("exp") or ""))
+    except (OverflowError, ValueError):
+        return None
+    scale = 1.0
+    for word in (match.group("suffix"), match.group("word")):
+        if word:
+            scale *= _SCALES.get(word, _SCALES.get(word.lower(), 1.0))
+    start = match.start()
+    if _negative(text, start):
+        value = -value
+        start -= 1 if text[start - 1] == "-" else 0
+    if not math.isfinite(value * scale):
+        return None
+    plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct"))
+    year = plain and re.fullmatch(r"(?:19|20)\d\d", match.group("digits")) is not None
+    return Number(value, scale, match.group("pct") is not None, start, match.end(), "answer", year)
+
+
+def _negative(text: str, start: int) -> bool:
+    if start > 0 and text[start - 1] == "-":
+        before = start - 2
+    elif text[max(0, start - 6):start].lower() == "minus ":
+        before = start - 7
+    else:
+        return False
+    while before >= 0 and text[before] == " ":
+        before -= 1
+    return before < 0 or not (text[before].isdigit() or text[before] in ")%")
+
+
+def _judge(text: str, found: list[Number]) -> list[Number]:
+    roles = ["answer"] * len(found)
+    for i in range(len(found) - 1):
+        left, right = found[i], found[i + 1]
+        between = " ".join(text[left.end:right.start].split()).lower()
+        before = text[max(0, left.start - 20):left.start]
+        if between in _OPERATORS:
+            roles[i] = roles[i + 1] = "operand"
+        elif between in _EQUALS:
+            roles[i] = "operand"
+            roles[i + 1] = "operand" if _followed_by_operator(text, right.end) else "answer"
+        elif _OR_BETWEEN.fullmatch(between) or (between in ("and", "to") and _HEDGE_BEFORE.search(before)):
+            roles[i] = roles[i + 1] = "hedge"
+    judged = []
+    for i, number in enumerate(found):
+        if roles[i] == "answer" and _NEGATION_BEFORE.search(text[max(0, number.start - 30):number.start]):
+            roles[i] = "negated"
+        year = number.year and (
+            _YEAR_BEFORE.search(text[max(0, number.start - 12):number.start]) is not None
+            or re.match(r"\s*[-/]\s*\d", text[number.end:number.end + 4]) is not None
+        )
+        judged.append(Number(number.value, number.scale, number.percent, number.start, number.end, roles[i], year))
+    return judged
+
+
+def _followed_by_operator(text: str, end: int) -> bool:
+    return re.match(r"\s*(?:[-+*/×÷]|minus|plus|times)\s*[$€£¥]?\d", text[end:end + 16]) is not None
+
+
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen".split()
+)}
+_TENS = {w: 10 * (i + 2) for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_BIG = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
+_WORD_RUN = re.compile(
+    r"\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|"
+    r"billion|point)(?:[\s-]+(?:and[\s-]+)?(?=[a-z])|\b))+",
+    re.IGNORECASE,
+)
+_NOT_A_NUMBER_AFTER = re.compile(r"\s+(?:of|with|that|which|who|another|in\s+which)\b", re.IGNORECASE)
+_NOT_A_NUMBER_BEFORE = re.compile(r"\b(?:the|which|each|any|every|no|this|that|only|single)\s+$", re.IGNORECASE)
+
+
+def number_words(text: str) -> list[tuple[float | None, int, int]]:
+    """(value, start, end) of each run of number words; value ``None`` where the run is not one number.
+
+    >>> [v for v, _, _ in number_words("twenty-five, one hundred and five, three point five, twenty twenty")]
+    [25.0, 105.0, 3.5, None]
+    >>> number_words("the one with the highest value")
+    []
+    """
+    runs = []
+    for match in _WORD_RUN.finditer(text):
+        words = [w for w in re.split(r"[\s-]+", match.group(0).lower()) if w and w != "and"]
+        if words == ["one"] and (
+            _NOT_A_NUMBER_AFTER.match(text, match.end()) or _NOT_A_NUMBER_BEFORE.search(text[max(0, match.start() - 12):match.start()])
+        ):
+            continue
+        runs.append((_words_value(words), match.start(), match.end()))
+    return runs
+
+
+def _words_value(words: list[str]) -> float | None:
+    if len(words) > 1 and words[-1] in _BIG and "point" in words:
+        inner = _words_value(words[:-1])
+        return inner * _BIG[words[-1]] if inner is not None else None
+    if "point" in words:
+        index = words.index("point")
+        whole = _words_value(words[:index]) if index else 0.0
+        digits = words[index + 1:]
+        if whole is None or not digits or any(w not in _UNITS or _UNITS[w] > 9 for w in digits):
+            return None
+        return whole + float("0." + "".join(str(_UNITS[w]) for w in digits))
+    total, current, last = 0.0, 0.0, ""
+    for word in words:
+        if word in _UNITS:
+            if last in ("unit", "teen") or (last == "tens" and _UNITS[word] >= 10) or (last == "tens" and _UNITS[word] == 0):
+                return None
+            current += _UNITS[word]
+            last = "teen" if _UNITS[word] >= 10 else "unit"
+        elif word in _TENS:
+            if last in ("unit", "teen", "tens"):
+                return None
+            current += _TENS[word]
+            last = "tens"
+        elif word == "hundred":
+            if last not in ("unit", "teen") or current >= 100:
+                return None
+            current *= 100
+            last = "hundred"
+        elif word in _BIG:
+            if last in ("", "big"):
+                return None
+            total += max(current, 1.0) * _BIG[word]
+            current, last = 0.0, "big"
+        else:
+            return None
+    return total + current if last else None

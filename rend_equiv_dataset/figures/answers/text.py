@@ -1,0 +1,214 @@
+"""Where the answer is in a model output: normalisation, reasoning blocks, markers, sentences.
+
+Every function here runs in time linear in the text: one pass of a regex
+without nested quantifiers, ``str.find`` loops, or work bounded by a fixed
+window (:data:`LOOK_BACK` characters at the end, :data:`SPAN` after a marker).
+
+>>> visible_text("<think>maybe 12?</think>The answer is 42.")
+'The answer is 42.'
+>>> marked_span("Reasoning... Final answer: **42**")
+'**42**'
+>>> sentences("It is 30.5 bn. France is 12.\\nDone")
+['It is 30.5 bn.', 'France is 12.', 'Done']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+LOOK_BACK = 2500
+"""Characters at the end of the output searched for the last committed statement."""
+SPAN = 300
+"""Characters after an answer marker that hold the answer."""
+LEAD = 200
+"""Characters at the start of the output searched for a leading bare answer."""
+
+_GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007](?=\d{3}(?!\d))")
+_DASH_SIGN = re.compile(r"[\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d]")
+
+
+_VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
+_VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
+
+
+def prepare(text: str) -> str:
+    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, NFKC, minus-like dashes as ``-``.
+
+    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½")
+    ('123.5', '1234', '-12', '12.5')
+    """
+    if text.isascii():
+        return text
+    if "\u00a0" in text or "\u2009" in text or "\u202f" in text or "\u2007" in text:
+        text = _GROUP_SPACE.sub("", text)
+    if "½" in text or "¼" in text or "¾" in text:
+        text = _VULGAR.sub(lambda m: f"{m.group(1) or '0'}.{_VULGAR_VALUE[m.group(2)]}", text)
+    text = unicodedata.normalize("NFKC", text)
+    return _DASH_SIGN.sub("-", text)
+
+
+_THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
+_THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.IGNORECASE)
+
+
+def visible_text(text: str) -> str:
+    """The output with reasoning blocks removed.
+
+    ``<think>…</think>`` blocks are dropped; a closing tag without an opening
+    one (the chat template opened the block) drops everything before it; an
+    unclosed block drops everything after its opening tag.
+
+    >>> visible_text("step 1, step 2</think>\\n\\n42")
+    '\\n\\n42'
+    >>> visible_text("<think>still thinking about 12")
+    ''
+    """
+    parts: list[str] = []
+    position = 0
+    first_close = _THINK_CLOSE.search(text)
+    first_open = _THINK_OPEN.search(text)
+    if first_close is not None and (first_open is None or first_close.start() < first_open.start()):
+        position = first_close.end()
+    while True:
+        opening = _THINK_OPEN.search(text, position)
+        if opening is None:
+            parts.append(text[position:])
+            break
+        parts.append(text[position:opening.start()])
+        closing = _THINK_CLOSE.search(text, opening.end())
+        if closing is None:
+            break
+        position = closing.end()
+    return "".join(parts)
+
+
+def reasoning_text(text: str) -> str:
+    """The text inside reasoning blocks (read only when nothing outside them remains)."""
+    opening = _THINK_OPEN.search(text)
+    start = opening.end() if opening is not None else 0
+    closing = _THINK_CLOSE.search(text, start)
+    return text[start:closing.start() if closing is not None else len(text)]
+
+
+_AFTER_ANSWER = re.compile(
+    r"answer\b(?:\s+is\b\s*:?|\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
+)
+_FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
+_AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
+_SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
+_BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
+
+
+def _lowered(text: str) -> str:
+    """``text.lower()`` with the same length (the few characters whose lower case is longer stay as they are)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def last_marker(text: str) -> tuple[int, bool] | None:
+    """(where the answer starts, whether it is boxed) for the last marker; ``None`` without one.
+
+    Scans back from the end with ``str.rfind`` for the word ``answer`` (and
+    ``\\boxed``, ``so the value is``), checking a short window at each hit:
+    linear in the text, however many times it says "answer".
+    """
+    lowered = _lowered(text)
+    boxed = lowered.rfind("\\boxed")
+    if boxed >= 0:
+        brace = re.compile(r"\\boxed\s*\{").match(text, boxed)
+        if brace is not None:
+            return brace.end(), True
+    best = -1
+    position = len(lowered)
+    while True:
+        hit = lowered.rfind("answer", 0, position)
+        if hit < 0:
+            break
+        position = hit
+        if hit > 0 and (lowered[hit - 1].isalnum() or lowered[hit - 1] == "_"):
+            continue
+        final = _FINAL.search(lowered, max(0, hit - 12), hit)
+        match = (_AFTER_FINAL if final else _AFTER_ANSWER).match(lowered, hit)
+        if match is not None:
+            best = match.end()
+            break
+    for phrase in ("so the value", "so the result"):
+        hit = lowered.rfind(phrase)
+        if hit >= 0 and hit >= best:
+            match = _SO_THE.match(lowered, hit)
+            if match is not None:
+                best = match.end()
+    return (best, False) if best >= 0 else None
+
+
+def marked_span(text: str) -> str | None:
+    """The text after the last explicit answer marker, or ``None`` without one.
+
+    ``\\boxed{…}`` wins over every other marker (its braces bound the answer);
+    otherwise the last of ``Final answer``, ``Answer:``, ``The answer is`` …;
+    otherwise a ``**bold**`` phrase that ends the output.
+
+    >>> marked_span("The answer is 30, no wait. Answer: 31 (approx)")
+    '31 (approx)'
+    >>> marked_span("... so the total is **12.5 bn**.")
+    '12.5 bn'
+    >>> marked_span("To answer this, look at the bars.") is None
+    True
+    """
+    marker = last_marker(text)
+    if marker is not None:
+        start, boxed = marker
+        if boxed:
+            return _boxed_content(text, start)
+        span = text[start:start + SPAN].strip()
+        if span.strip("*:#`'\""):
+            return span
+    tail = text[-SPAN:]
+    bold = _BOLD_END.search(tail)
+    return bold.group(1) if bold is not None else None
+
+
+def _boxed_content(text: str, start: int) -> str:
+    depth = 1
+    end = min(len(text), start + SPAN)
+    for index in range(start, end):
+        char = text[index]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:index]
+    return text[start:end]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*|[\"')\]])?\s+|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences and lines, stripped, empty ones dropped (decimal points do not split)."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def tail_window(text: str) -> str:
+    """The last :data:`LOOK_BACK` characters, starting at a sentence boundary where one is near."""
+    if len(text) <= LOOK_BACK:
+        return text
+    window = text[-LOOK_BACK:]
+    cut = window.find("\n")
+    return window[cut + 1:] if 0 <= cut < 400 else window
+
+
+_LEAD_END = re.compile(r"\n|(?<=[.!?])\s|(?<=\S)\s+(?:-\s(?![-$€£¥\d])|\()|,\s")
+
+
+def lead_segment(text: str) -> tuple[str, str]:
+    """(first line or sentence, the rest) within the first :data:`LEAD` characters."""
+    head = text.lstrip()
+    match = _LEAD_END.search(head[:LEAD])
+    if match is None:
+        return (head, "") if len(head) <= LEAD else ("", head)
+    return head[:match.start()], head[match.end():]
