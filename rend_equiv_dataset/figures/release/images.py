@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rend_equiv_dataset import __version__
+from rend_equiv_dataset.figures.charts.data import ChartData
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
@@ -53,10 +54,30 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
     return InstanceImages(base.png, base.style, _render_rerenders(instance, rerenders), edits)
 
 
+_BASE_DRAWINGS: dict[ChartData, Rendering] = {}
+"""Base-style drawings made before the release (the table legibility check), by chart."""
+
+
+def remember_base(data: ChartData, rendering: Rendering) -> None:
+    """Keep a base-style drawing of ``data`` made elsewhere, so the release does not draw it again.
+
+    Only :func:`~rend_equiv_dataset.figures.charts.render.render` output in
+    :func:`~rend_equiv_dataset.figures.charts.styles.base_style` belongs here: the
+    bytes are those a fresh render gives, so reusing them keeps every image
+    identical. Pool workers are forked after the check, so they see it too.
+    """
+    _BASE_DRAWINGS[data] = rendering
+
+
+def _base_drawing(data: ChartData) -> Rendering:
+    known = _BASE_DRAWINGS.get(data)
+    return known if known is not None else render(data, base_style())
+
+
 def _render_base_and_edits(instance: Instance) -> tuple[Rendering, tuple[bytes, ...]]:
     """The base image and every edit's image, all in the base style."""
-    base = render(instance.data, base_style())
-    return base, tuple(render(edit.data, base_style()).png for edit in instance.edits)
+    base = _base_drawing(instance.data)
+    return base, tuple(_base_drawing(edit.data).png for edit in instance.edits)
 
 
 def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, bytes], ...]:
