@@ -1,6 +1,6 @@
 """Hub-ready dataset folders: parquet shards per config + a README.md card.
 
-A release folder looks like the Hub expects (DESIGN §3.4)::
+A release folder looks like the Hub expects (docs/design.md §3.4)::
 
     OUT/README.md                                   card: YAML `configs` + `dataset_info`, prose
     OUT/data/<config>/test-00000-of-00001.parquet

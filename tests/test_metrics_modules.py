@@ -1,4 +1,4 @@
-"""The COMMON test of every ``evaluate`` module under metrics/ (DESIGN §2, §6).
+"""The COMMON test of every ``evaluate`` module under metrics/ (docs/design.md §2, §6).
 
 It discovers each folder ``metrics/<name>/`` — new metrics need no edit here —
 and checks the layout evaluate 0.4.6 needs (folder name == file stem, one

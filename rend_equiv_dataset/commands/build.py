@@ -1,4 +1,4 @@
-"""``rend-equiv build``: generate, render and write the REND-EQUIV release (DESIGN §3.4, §7.1).
+"""``rend-equiv build``: generate, render and write the REND-EQUIV release (docs/design.md §3.4, §7.1).
 
 Options are read as text and validated here, so a bad value ends in one
 line naming the option, the expectation and what was found (exit 2).

@@ -151,7 +151,7 @@ QUESTION_TYPES: dict[str, QuestionType] = {
                      _share, frozenset({Family.PIE})),
     )
 }
-"""The question table (DESIGN §3.1, §3.3). Keys are the question types."""
+"""The question table (docs/design.md §3.1, §3.3). Keys are the question types."""
 
 
 def answer(data: ChartData, question: Question) -> Answer:

@@ -1,4 +1,4 @@
-"""Code-judge panel records and their release (DESIGN §4.1, §7.5; paper §3–4).
+"""Code-judge panel records and their release (docs/design.md §4.1, §7.5; paper §3–4).
 
 Pipeline: problems → candidates → one sandboxed execution per candidate (the
 per-assertion vector; :func:`execute`) → k judges' votes → records
@@ -174,7 +174,7 @@ def make_records(
     judge_lines: Sequence[Sequence[str]],
     judge_source: str,
 ) -> list[dict[str, Any]]:
-    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
+    """Full-form panel records (docs/design.md §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
     if judge_source not in JUDGE_SOURCES:
         raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
     records = []

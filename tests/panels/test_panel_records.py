@@ -1,4 +1,4 @@
-"""The strict panel-record reader (DESIGN §7.5): both forms, JSONL and parquet folders, and every bad input."""
+"""The strict panel-record reader (docs/design.md §7.5): both forms, JSONL and parquet folders, and every bad input."""
 
 from __future__ import annotations
 

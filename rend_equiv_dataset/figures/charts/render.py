@@ -1,13 +1,13 @@
 """Draw a :class:`ChartData` in a :class:`Style` to PNG bytes, legibly and reproducibly.
 
-The fast, deterministic path of DESIGN §6: an object-oriented
+The fast, deterministic path of docs/design.md §6: an object-oriented
 ``matplotlib.figure.Figure`` on a ``FigureCanvasAgg`` (no pyplot state),
 margins fixed per template from the style and the label lengths (no
 ``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB pixels
 of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults and a single
 font family (DejaVu Sans, with Noto Sans CJK for the glyphs it lacks) inside every call.
 
-Every image is checked before it is returned (DESIGN §3.2, "every one
+Every image is checked before it is returned (docs/design.md §3.2, "every one
 legible"): each text's window extent must lie inside the canvas and overlap no
 other text or the legend, every character must have a glyph in an installed
 font, and no bar may be squashed out of sight by an outlier. Long titles,
@@ -144,7 +144,7 @@ def _tick_formatter(number_format: str) -> Any:
 
 
 def configure_matplotlib() -> None:
-    """matplotlib defaults and one font family: what every worker starts from (DESIGN §6)."""
+    """matplotlib defaults and one font family: what every worker starts from (docs/design.md §6)."""
     import matplotlib
 
     matplotlib.rcdefaults()
@@ -805,7 +805,7 @@ def _expected_rotation(data: ChartData, style: Style) -> float:
 
 
 def render(data: ChartData, style: Style) -> Rendering:
-    """Render ``data`` in ``style``, fixing the layout until it is legible (DESIGN §3.2, §6).
+    """Render ``data`` in ``style``, fixing the layout until it is legible (docs/design.md §3.2, §6).
 
     Raises:
         IllegibleChartError: no layout in :data:`LAYOUT_LADDER` is legible.

@@ -1,4 +1,4 @@
-"""Instances → a Hub-ready release folder (DESIGN §3.4).
+"""Instances → a Hub-ready release folder (docs/design.md §3.4).
 
 :func:`build_release` is a function over lists of :class:`Instance`, so any
 source of instances (seeds, user tables) gives the same kind of release:

@@ -1,4 +1,4 @@
-"""The README.md dataset card of a release (DESIGN §3.4): provenance, counts, how to use it.
+"""The README.md dataset card of a release (docs/design.md §3.4): provenance, counts, how to use it.
 
 The card holds no timestamps or paths, so the same build settings give the
 same card on any machine with the same library versions.

@@ -1,9 +1,9 @@
 """Every image of one instance: base, K re-renderings, one per edit — rendered once, cached on disk.
 
-An instance's images depend only on the instance and K (DESIGN §6): the
+An instance's images depend only on the instance and K (docs/design.md §6): the
 base and every edit are drawn in the base style (paper §5), the
 re-renderings in the first K styles of the instance's style stream that lay
-out legibly (DESIGN §3.2). So instance k gives the same bytes whether it is
+out legibly (docs/design.md §3.2). So instance k gives the same bytes whether it is
 rendered alone, in order, reversed or in another process.
 
 The cache makes a killed build resumable: each instance is written to its own
@@ -217,7 +217,7 @@ def render_all(
     """Render every instance into ``cache`` (skipping those already there); yields folders in order.
 
     ``workers > 1`` uses a fork pool, one process per worker, each warmed up
-    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (DESIGN §6). A pool
+    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (docs/design.md §6). A pool
     job is half an instance (its K re-renderings, or its base and edits), the
     bigger half queued first, so the workers run out of work at nearly the
     same time; the parent joins the halves and writes each instance's folder

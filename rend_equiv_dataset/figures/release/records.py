@@ -1,4 +1,4 @@
-"""Rows of the released configs (DESIGN §3.4, §7.2) and their ``datasets`` features.
+"""Rows of the released configs (docs/design.md §3.4, §7.2) and their ``datasets`` features.
 
 - ``instances`` (and ``matched_cycle``): one row per instance — data JSON,
   question, answer, the K re-renderings and the edits as lists of structs.
@@ -6,7 +6,7 @@
   image by ``render_id``, a row of the per-image config, so every image is
   stored once.
 - ``renderings`` (and ``matched_cycle_renderings``): one row per image a
-  model answers, exactly the fields of DESIGN §7.2.
+  model answers, exactly the fields of docs/design.md §7.2.
 
 ``render_id`` is ``<instance_id>/base``, ``<instance_id>/rerender/<style_id>``
 or ``<instance_id>/edit/<edit_type>`` (an instance has at most one edit of each

@@ -1,4 +1,4 @@
-"""Write a score report folder: report.json, instances.jsonl, report.md and plots (DESIGN §7.4).
+"""Write a score report folder: report.json, instances.jsonl, report.md and plots (docs/design.md §7.4).
 
 The folder is built beside the target and renamed into place, so a failed
 run leaves nothing half-written. An existing target is replaced only when it

@@ -124,7 +124,7 @@ def rerender_counts(references: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 
 def reference_features() -> Any:
-    """The ``datasets`` features of one reference: a ``renderings`` row without its image (DESIGN §7.2 columns)."""
+    """The ``datasets`` features of one reference: a ``renderings`` row without its image (docs/design.md §7.2 columns)."""
     import datasets
 
     from rend_equiv_dataset.schema import rendering_features

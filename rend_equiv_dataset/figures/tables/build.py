@@ -10,14 +10,14 @@ a rule: the questions, exact answers a*(D, q) and φ_g come from
 :mod:`rend_equiv_dataset.figures.edits.controls`, and every edit passes
 :func:`~rend_equiv_dataset.figures.generate.verify_law` (paper Eq. 1).
 
-Questions (DESIGN §3.1): a table keeps the user questions that
+Questions (docs/design.md §3.1): a table keeps the user questions that
 :mod:`rend_equiv_dataset.figures.tables.questions` recognises and confirms;
 a table without a kept question gets one question per question type its
 family asks in the synthetic set
 (:data:`~rend_equiv_dataset.figures.generate.FAMILY_QUESTIONS`), posed by
 the package's templates.
 
-Edits (DESIGN §3.3): suite ``main`` is the synthetic set's (scale, offset,
+Edits (docs/design.md §3.3): suite ``main`` is the synthetic set's (scale, offset,
 delete_max, swap, zoom where they apply), ``full`` adds the m-cycle, and
 ``pilot`` is the paper's real-figure pilot: a ×2 scale edit plus the zoom
 control. A real table may already hold near-ties or non-positive values;

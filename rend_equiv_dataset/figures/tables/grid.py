@@ -41,7 +41,7 @@ unit ``%``, and one whose cells all start with a currency symbol has that
 symbol as its unit. A chart has one value axis, so all series must share one
 unit (series without a unit take it).
 
-Family (DESIGN §3.1), when nobody chose one: one series — ``pie`` when the
+Family (docs/design.md §3.1), when nobody chose one: one series — ``pie`` when the
 unit is ``%``, no value is negative and the values sum to 100 ± 1 (rounded
 shares), otherwise ``bar``; several series — ``line`` when every category is
 a number or a year (an ordered axis), otherwise ``grouped_bar``. ``scatter``

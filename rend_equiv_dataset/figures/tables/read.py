@@ -1,7 +1,7 @@
 """Bring-your-own chart tables: CSV/JSON tables and a questions file → chart data.
 
 This is the import side of the real-figure transfer (paper §6 "Transfer to
-real figures", Appendix D; DESIGN §3): a researcher brings the table behind a
+real figures", Appendix D; docs/design.md §3): a researcher brings the table behind a
 chart (ChartQA ships one CSV per chart) and gets the same matched invariance
 and equivariance sets as the synthetic release.
 

@@ -1,4 +1,4 @@
-"""A small release, read back with `datasets`: contracts of DESIGN §7.2 and the edit law on stored rows."""
+"""A small release, read back with `datasets`: contracts of docs/design.md §7.2 and the edit law on stored rows."""
 
 import hashlib
 import io

@@ -1,4 +1,4 @@
-"""Small hand-written ``renderings`` tables (DESIGN §7.2) and release folders for scoring tests."""
+"""Small hand-written ``renderings`` tables (docs/design.md §7.2) and release folders for scoring tests."""
 
 from __future__ import annotations
 

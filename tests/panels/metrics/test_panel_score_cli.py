@@ -13,7 +13,7 @@ import pytest
 
 from rend_equiv_dataset.cli import main
 
-REQUIRED = {  # DESIGN §7.6
+REQUIRED = {  # docs/design.md §7.6
     "k": None, "n": None, "call_rate": None,
     "accuracy": {"panel", "uniform", "majority_side", "fixed", "signal_only", "best_judge"},
     "pivotal": {"n", "gain", "ci"}, "nonpivotal": {"n", "gain"}, "n_eff": {"panel", "with_signal"},
