@@ -19,8 +19,8 @@ def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("board-release") / "release"
     folder.mkdir()
     dataset = datasets.Dataset.from_list(synthetic_rows(n_instances=20, seeds=(0,), rerenders=2))
-    write_config(folder, "renderings", dataset)
-    write_card(folder, card_metadata({"renderings": dataset.features}), "Test release.")
+    written = write_config(folder, "renderings", dataset)
+    write_card(folder, card_metadata([written], default="renderings"), "Test release.")
     return folder
 
 
