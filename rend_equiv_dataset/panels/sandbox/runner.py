@@ -575,7 +575,7 @@ class Sandbox:
             assert proc.stdin is not None
             proc.stdin.write(b"bye\n")
             proc.stdin.flush()
-            proc.wait(timeout=5)
+            _wait_exit(proc, 5.0)
         except (OSError, subprocess.TimeoutExpired):
             pass
         self._kill()
@@ -742,6 +742,23 @@ class Sandbox:
             status = Status.TIMEOUT if alive else Status.CRASH
             return Execution((False,) * n, status, "sandbox server stopped answering", 0.0, danger)
         return _parse_reply(reply, n, danger)
+
+
+def _wait_exit(proc: subprocess.Popen[bytes], seconds: float) -> None:
+    """``proc.wait(timeout=seconds)``, told of the exit at once (a pidfd) instead of polling
+    with sleeps that grow to 50 ms."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # an old kernel, or the process is gone already
+        proc.wait(timeout=seconds)
+        return
+    try:
+        exited = bool(select.select([fd], [], [], seconds)[0])
+    finally:
+        os.close(fd)
+    if not exited:
+        raise subprocess.TimeoutExpired(proc.args, seconds)
+    proc.wait(timeout=seconds)
 
 
 def _parse_reply(reply: dict[str, Any], n: int, danger: tuple[str, ...]) -> Execution:
