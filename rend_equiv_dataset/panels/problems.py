@@ -177,9 +177,9 @@ def _unroll(loop: ast.For, count: int) -> list[str]:
     The loop is unparsed once with a placeholder slice and the bounds written into it
     (the slice is the first one in the text): the same text as unparsing each iteration.
 
-    >>> loop = ast.parse("for i, x in enumerate(xs):\n    assert candidate(x) == i").body[0]
+    >>> loop = ast.parse("for i, x in enumerate(xs):\\n    assert candidate(x) == i").body[0]
     >>> _unroll(loop, 2)[1]
-    'for i, x in list(enumerate(xs))[1:2]:\n    assert candidate(x) == i'
+    'for i, x in list(enumerate(xs))[1:2]:\\n    assert candidate(x) == i'
     """
     template = _single_iteration(loop, ast.Name(_SLOT, ast.Load()), ast.Name(_SLOT, ast.Load()))
     slot = f"{_SLOT}:{_SLOT}]"
