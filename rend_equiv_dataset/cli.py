@@ -1,4 +1,4 @@
-"""The ``rend-equiv`` command (DESIGN §7.1).
+"""The ``rend-equiv`` command (docs/design.md §7.1).
 
 Each subcommand lives in its own module under :mod:`rend_equiv_dataset.commands`
 with three names: ``HELP`` (one line), ``configure(parser)`` (its options) and

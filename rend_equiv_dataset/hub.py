@@ -1,10 +1,13 @@
 """Hub-ready dataset folders: parquet shards per config + a README.md card.
 
-A release folder looks like the Hub expects (DESIGN §3.4)::
+A release folder looks like the Hub expects (docs/design.md §3.4)::
 
     OUT/README.md                                   card: YAML `configs` + `dataset_info`, prose
-    OUT/data/<config>/<split>-00000-of-00001.parquet
+    OUT/data/<config>/test-00000-of-00001.parquet
 
+Every config has one split, ``test`` (the benchmark is for evaluation only).
+The card's ``dataset_info`` gives each split's ``num_examples`` and
+``num_bytes``, so ``datasets`` checks a folder's rows against its card, and
 so ``datasets.load_dataset(OUT, config)`` reads it locally and
 :func:`push_folder` publishes the same bytes. Callers write the folder with
 :func:`rend_equiv_dataset.io.atomic_dir`, so an interrupted build leaves no
@@ -15,21 +18,39 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rend_equiv_dataset.errors import InputError
 
 if TYPE_CHECKING:
     import datasets
 
-DEFAULT_SPLIT = "train"
+DEFAULT_SPLIT = "test"
+"""The one split of every released config: REND-EQUIV and the panels are evaluation sets."""
+
+
+@dataclass(frozen=True)
+class WrittenConfig:
+    """One config's split as written: its features, shard paths and sizes (the card's ``dataset_info``)."""
+
+    name: str
+    features: datasets.Features
+    paths: tuple[str, ...]
+    num_examples: int
+    num_bytes: int
+    """Size of the rows as Arrow data read back from the shards, images included (a split's ``num_bytes``)."""
+    download_size: int
+    """Size of the parquet files on disk."""
+    split: str = DEFAULT_SPLIT
 
 
 def shard_path(config: str, split: str = DEFAULT_SPLIT, index: int = 0, count: int = 1) -> str:
     """Relative path of one parquet shard, in the Hub's naming scheme.
 
     >>> shard_path("renderings", index=1, count=3)
-    'data/renderings/train-00001-of-00003.parquet'
+    'data/renderings/test-00001-of-00003.parquet'
     """
     return f"data/{config}/{split}-{index:05d}-of-{count:05d}.parquet"
 
@@ -41,11 +62,12 @@ def write_config(
     *,
     split: str = DEFAULT_SPLIT,
     max_rows_per_shard: int = 2_000,
-) -> list[str]:
+) -> WrittenConfig:
     """Write ``dataset`` as parquet shards of ``config``; images are embedded as bytes.
 
-    Returns the relative shard paths. The bytes depend only on the rows and
-    the library versions, so the same rows give the same files.
+    Returns what was written (shard paths relative to ``folder``, row count
+    and sizes). The bytes depend only on the rows and the library versions,
+    so the same rows give the same files.
     """
     import pyarrow.parquet as pq
     from datasets.table import embed_table_storage
@@ -60,27 +82,53 @@ def write_config(
         chunk = table.slice(index * max_rows_per_shard, max_rows_per_shard)
         pq.write_table(chunk, path, compression="zstd", write_statistics=False)
         paths.append(relative)
-    return paths
+    files = [Path(folder) / relative for relative in paths]
+    num_bytes = sum(pq.read_table(path).nbytes for path in files)  # as a reader gets them
+    download_size = sum(path.stat().st_size for path in files)
+    return WrittenConfig(config, dataset.features, tuple(paths), table.num_rows, num_bytes, download_size, split)
 
 
 def card_metadata(
-    configs: Mapping[str, datasets.Features],
+    written: Sequence[WrittenConfig],
     *,
-    split: str = DEFAULT_SPLIT,
+    default: str | None = None,
     license: str = "apache-2.0",
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The YAML header of a dataset card: ``configs`` with ``data_files`` and ``dataset_info`` features."""
+    """The YAML header of a dataset card: ``license``, ``configs`` and ``dataset_info``.
+
+    ``configs`` lists each config's ``data_files`` (``default`` marks the one
+    ``load_dataset(folder)`` opens without a config name); ``dataset_info``
+    gives each config's features and its split's ``num_examples`` and
+    ``num_bytes``, plus ``download_size`` and ``dataset_size``.
+    """
+    names = [w.name for w in written]
+    if len(set(names)) != len(names):
+        raise InputError(f"a config is written twice: {names}", field="config")
+    if default is not None and default not in names:
+        raise InputError(f"default config {default!r} is not one of {names}", field="default")
+
+    def config_entry(w: WrittenConfig) -> dict[str, Any]:
+        entry: dict[str, Any] = {"config_name": w.name}
+        if w.name == default:
+            entry["default"] = True
+        entry["data_files"] = [{"split": w.split, "path": f"data/{w.name}/{w.split}-*.parquet"}]
+        return entry
+
     return {
         "license": license,
-        "configs": [
-            {"config_name": name, "data_files": [{"split": split, "path": f"data/{name}/{split}-*.parquet"}]}
-            for name in configs
-        ],
-        "dataset_info": [
-            {"config_name": name, "features": features._to_yaml_list()} for name, features in configs.items()
-        ],
         **(extra or {}),
+        "configs": [config_entry(w) for w in written],
+        "dataset_info": [
+            {
+                "config_name": w.name,
+                "features": w.features._to_yaml_list(),
+                "splits": [{"name": w.split, "num_bytes": w.num_bytes, "num_examples": w.num_examples}],
+                "download_size": w.download_size,
+                "dataset_size": w.num_bytes,
+            }
+            for w in written
+        ],
     }
 
 
@@ -107,7 +155,6 @@ def read_card_metadata(folder: str | os.PathLike[str], *, max_bytes: int = 4 * 2
     """
     import yaml
 
-    from rend_equiv_dataset.errors import InputError
     from rend_equiv_dataset.io import ECHO_CHARS, read_text
 
     path = Path(folder) / "README.md"

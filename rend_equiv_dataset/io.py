@@ -520,11 +520,7 @@ def check_output_dir(out: str | os.PathLike[str], *, overwrite: bool, option: st
         raise InputError(f"cannot list {target}: {err.strerror or err}", field=option) from None
     if non_empty and not overwrite:
         raise InputError(f"folder {target} is not empty; pass --overwrite to replace it", field=option)
-    parent = target.absolute().parent
-    if not parent.is_dir():
-        raise InputError(f"parent folder {parent} does not exist", field=option)
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"cannot write in {parent}", field=option)
+    _check_parent(target, option)
     return target
 
 
@@ -542,12 +538,16 @@ def check_output_file(out: str | os.PathLike[str], *, option: str = "--out") -> 
         raise InputError(f"expected a file name, got {echo(str(out))}", field=option)
     if target.is_dir():
         raise InputError(f"{target} is a folder; expected a file path", field=option)
+    _check_parent(target, option)
+    return target
+
+
+def _check_parent(target: Path, option: str) -> None:
     parent = target.absolute().parent
     if not parent.is_dir():
         raise InputError(f"parent folder {parent} does not exist", field=option)
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError(f"cannot write in {parent}", field=option)
-    return target
 
 
 def _beside(final: Path, kind: str) -> str:

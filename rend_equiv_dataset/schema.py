@@ -18,6 +18,11 @@ matched swap-versus-cycle set of paper §4.3.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import datasets
+
 INSTANCES = "instances"
 RENDERINGS = "renderings"
 MATCHED_CYCLE = "matched_cycle"
@@ -51,13 +56,13 @@ RENDERING_TEXT_COLUMNS: tuple[str, ...] = tuple(c for c in RENDERING_COLUMNS if 
 
 INSTANCE_COLUMNS: tuple[str, ...] = (
     "instance_id", "data_seed", "index", "template_id", "family", "question_type", "question", "target",
-    "answer_type", "labels", "question_params", "data", "source", "image", "style", "rerenders", "edits",
+    "answer_type", "labels", "question_params", "data", "source", "render_id", "style", "rerenders", "edits",
 )
 """Columns of the ``instances`` configs, in file order."""
 
-RERENDER_FIELDS: tuple[str, ...] = ("style_id", "style", "image")
-EDIT_FIELDS: tuple[str, ...] = ("type", "params", "transform", "target", "data", "image")
-"""Fields of one struct of the ``rerenders`` and ``edits`` lists of an instance row."""
+RERENDER_FIELDS: tuple[str, ...] = ("style_id", "style", "render_id")
+EDIT_FIELDS: tuple[str, ...] = ("type", "params", "transform", "target", "data", "render_id")
+"""Fields of one struct of the ``rerenders`` and ``edits`` lists of an instance row; images are named by ``render_id``."""
 
 
 def render_id(instance_id: str, role: str, variant: str) -> str:
@@ -67,3 +72,12 @@ def render_id(instance_id: str, role: str, variant: str) -> str:
     release and stable across builds.
     """
     return f"{instance_id}/{BASE}" if role == BASE else f"{instance_id}/{role}/{variant}"
+
+
+def rendering_features() -> datasets.Features:
+    """``datasets`` features of the ``renderings`` config, in :data:`RENDERING_COLUMNS` order."""
+    import datasets
+
+    string = datasets.Value("string")
+    types = {"data_seed": datasets.Value("int64"), "image": datasets.Image(), "labels": datasets.List(string)}
+    return datasets.Features({name: types.get(name, string) for name in RENDERING_COLUMNS})

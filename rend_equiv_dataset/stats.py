@@ -1,4 +1,4 @@
-"""Cluster bootstrap intervals, vectorised (DESIGN §6).
+"""Cluster bootstrap intervals, vectorised (docs/design.md §6).
 
 Rows that share a cluster (a REND-EQUIV template under several data seeds, a
 code problem with several candidates) are correlated, so intervals resample

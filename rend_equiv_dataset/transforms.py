@@ -5,7 +5,7 @@ An edit g of a chart's data changes the correct answer by a known map φ_g
 reader's systematic errors e (paper §4), so one implementation serves both.
 
 Three kinds, each a small frozen dataclass that serialises to the JSON of
-DESIGN §7.2:
+docs/design.md §7.2:
 
 - :class:`Identity` — ``{"kind": "identity"}`` (zoom, re-renderings);
 - :class:`Affine` — ``{"kind": "affine", "scale": c, "shift": d}``, a ↦ c·a + d;
@@ -210,7 +210,7 @@ def from_dict(payload: Mapping[str, Any]) -> Transform:
 
 
 def to_json(transform: Transform) -> str:
-    """Serialise to the canonical JSON string stored in datasets (DESIGN §7.2)."""
+    """Serialise to the canonical JSON string stored in datasets (docs/design.md §7.2)."""
     return json.dumps(transform.to_dict(), allow_nan=False)
 
 

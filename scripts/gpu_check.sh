@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check of the model harnesses (DESIGN §5), on one CUDA GPU, in under 8 minutes.
+# GPU check of the model harnesses (docs/design.md §5), on one CUDA GPU, in under 8 minutes.
 #
 # Needs: a CUDA machine with `pip install -e ".[harness]"` (and `.[harness,vllm]` for the
 # vLLM part). Nothing is downloaded: the model is a randomly initialised LLaVA-1.5-7B-sized

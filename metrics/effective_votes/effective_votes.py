@@ -37,9 +37,11 @@ correlation and are left out of the mean.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    votes (`list` of `list` of `float`): the k judges' verdicts per query, 0 or 1.
+    predictions (`list` of `list` of `float`): the panel's ballots per query: the k judges' verdicts, 0 or 1.
     references (`list` of `float`): the label per query, 0 or 1.
-    signal (`list` of `float`, optional): a verification signal's verdict per query, 0 or 1.
+    signal (`list` of `float`, optional): a verification signal's verdict per query, 0 or 1, for all the
+        queries at once (given to `compute`, after any `add_batch`).
+    rule, judge_index: accepted and unused, so that `evaluate.combine` with `pivotal_gain` can pass them.
 Returns:
     n_eff (`float`): effective number of independent judges.
     phi_bar (`float`): mean pairwise correlation of the judges' error vectors.
@@ -48,10 +50,10 @@ Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/effective_votes")
     >>> votes = [[1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 0, 0]]
-    >>> metric.compute(votes=votes, references=[1, 1, 0, 0])
+    >>> metric.compute(predictions=votes, references=[1, 1, 0, 0])
     {'n_eff': 1.0, 'phi_bar': 1.0}
     >>> votes = [[1, 1, 1], [0, 1, 1], [0, 0, 0], [1, 0, 1], [1, 0, 0], [1, 1, 1]]
-    >>> results = metric.compute(votes=votes, references=[1, 0, 0, 0, 1, 1], signal=[0, 1, 0, 1, 1, 0])
+    >>> results = metric.compute(predictions=votes, references=[1, 0, 0, 0, 1, 1], signal=[0, 1, 0, 1, 1, 0])
     >>> round(results["n_eff"], 4), round(results["phi_bar"], 4), round(results["n_eff_with_signal"], 4)
     (1.9246, 0.2794, 2.6291)
 """
@@ -68,25 +70,41 @@ class EffectiveVotes(evaluate.Metric):
             inputs_description=_KWARGS_DESCRIPTION,
             features=datasets.Features(
                 {
-                    "votes": datasets.Sequence(datasets.Value("float64")),
+                    "predictions": datasets.Sequence(datasets.Value("float64")),
                     "references": datasets.Value("float64"),
                 }
             ),
             reference_urls=["https://arxiv.org/abs/2605.29800", "https://arxiv.org/abs/2608.06940"],
         )
 
-    def compute(self, *, votes=None, references=None, **kwargs):
+    def compute(self, *, predictions=None, references=None, **kwargs):
         """Check for empty input before evaluate stores it (evaluate fails obscurely on it)."""
-        for name, value in (("votes", votes), ("references", references)):
+        if predictions is None and references is None:
+            if self.writer is None:
+                raise InputError("no input: pass predictions= and references=, or add them first", field="predictions")
+            return super().compute(**kwargs)
+        for name, value in (("predictions", predictions), ("references", references)):
             if value is None or len(value) == 0:
                 raise InputError("needs at least one query", field=name)
-        return super().compute(votes=votes, references=references, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
-    def _compute(self, votes, references, signal=None):
-        data = PanelData.from_arrays(votes, references, references if signal is None else signal)
+    def _compute(self, predictions, references, signal=None, rule=None, judge_index=None):
+        # rule and judge_index belong to pivotal_gain: accepted so that evaluate.combine can pass them
+        if signal is not None and len(signal) != len(predictions):
+            raise InputError(f"{len(signal)} signal values for {len(predictions)} queries", field="signal")
+        data = _panel_data(predictions, references, references if signal is None else signal)
         errors = error_vectors(data.votes, data.labels)
         out = {"n_eff": n_eff(errors), "phi_bar": mean_pairwise_phi(errors)}
         if signal is not None:
             signal_errors = (data.signal != data.labels).astype(np.int8)
             out["n_eff_with_signal"] = n_eff_with_signal(errors, signal_errors)
         return out
+
+
+def _panel_data(predictions, references, signal):
+    """The panel, with errors naming this module's inputs (predictions = votes, references = labels)."""
+    names = {"votes": "predictions", "labels": "references"}
+    try:
+        return PanelData.from_arrays(predictions, references, signal)
+    except InputError as err:
+        raise InputError(err.message, field=names.get(err.field, err.field)) from None

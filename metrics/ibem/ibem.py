@@ -1,43 +1,62 @@
-"""Invariance-blind error mass (IBEM) as an ``evaluate`` metric; the math lives in rend_equiv_dataset."""
+"""Invariance-blind error mass (IBEM) as an ``evaluate`` metric; the rules live in rend_equiv_dataset."""
 
 import datasets
 import evaluate
-from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.scoring.signals import ibem_summary
+from rend_equiv_dataset.figures.scoring.signals import ibem_result
+from rend_equiv_dataset.figures.scoring.signals import RenderingsInput
+from rend_equiv_dataset.figures.scoring.signals import reference_features
+from rend_equiv_dataset.figures.scoring.signals import score_outputs
 
 _CITATION = """\
-@article{rendequiv2026,
+@misc{rendequiv2026,
   title={Consistency Has a Computable Blind Spot: A Commutation Theory of Label-Free Reliability for Vision-Language Figure Reading},
-  journal={arXiv preprint arXiv:2608.05675},
-  year={2026}
+  year={2026},
+  eprint={2608.05675},
+  archivePrefix={arXiv}
 }
 """
 
 _DESCRIPTION = """\
 IBEM is the set of instances an invariance signal rates high-confidence
-(REA >= 0.75) whose base answer is nonetheless wrong. The metric reports its
-size and rate, the share of it that ECS flags (ECS < threshold), and the share
-that the combined signal min(REA, ECS) flags. By Corollary 3 the two flag the
-same instances whenever threshold <= 0.75.
+(REA >= 0.75) whose base answer is nonetheless wrong (5% relative for numbers,
+exact for labels). The metric reports its rate and size, the accuracy, the share
+of IBEM that ECS flags (ECS < threshold) and the share that the combined signal
+min(REA, ECS) flags. By Corollary 3 the two flag the same instances whenever
+threshold <= 0.75. These detections are at the threshold; the score report also
+gives detection at a matched false-positive rate. `rend-equiv score` computes the
+same values (`ibem.n`, `ibem.rate`, `ibem.corollary3`).
 """
 
 _KWARGS_DESCRIPTION = """
 Args:
-    rea: list of float, REA per instance.
-    ecs: list of float, ECS per instance.
-    correct: list of int (0/1), whether the base answer is correct.
+    predictions: list of str, the model's raw output on each row of `references`.
+    references: list of dict, rows of the release's `renderings` config without the image
+        (`dataset.remove_columns("image")`). Rows are grouped by instance_id; each instance
+        needs its base row and at least one edit row.
     threshold: float in (0, 1], the ECS flag threshold (default 0.5).
 Returns:
-    ibem_n, ibem_rate, ecs_detection, combined_detection, same_flags.
+    ibem: share of instances in IBEM (a rate); ibem_n: their number; n_instances; accuracy;
+    ecs_detection, combined_detection: shares of IBEM flagged (None when IBEM is empty);
+    same_flags: whether ECS and min(REA, ECS) flag the same IBEM instances.
 Examples:
-    >>> results = metric.compute(rea=[0.75, 1.0, 0.5, 1.0], ecs=[0.0, 1.0, 0.0, 2 / 3], correct=[0, 1, 0, 0])
-    >>> results["ibem_n"], results["ibem_rate"], results["ecs_detection"], results["same_flags"]
-    (2, 0.5, 0.5, True)
+    >>> def rows(instance, target):
+    ...     def row(role, variant, transform='{"kind": "identity"}'):
+    ...         return {"render_id": f"{instance}/{role}/{variant}", "instance_id": instance, "data_seed": 0,
+    ...                 "template_id": instance, "family": "bar", "question_type": "read_value", "role": role,
+    ...                 "variant": variant, "question": "What is the value?", "target": target,
+    ...                 "answer_type": "number", "labels": [], "transform": transform}
+    ...     return [row("base", "base"), row("rerender", "r1"), row("rerender", "r2"),
+    ...             row("edit", "offset", '{"kind": "affine", "scale": 1.0, "shift": 10.0}')]
+    >>> references = rows("s0-1", "10") + rows("s0-2", "20")
+    >>> outputs = ["15", "15", "15", "20",   "20", "20", "20", "30"]
+    >>> results = metric.compute(predictions=outputs, references=references)
+    >>> results["ibem"], results["ibem_n"], results["accuracy"], results["ecs_detection"]
+    (0.5, 1, 0.5, 1.0)
 """
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class Ibem(evaluate.Metric):
+class Ibem(RenderingsInput, evaluate.Metric):
     """IBEM and its detection (paper §5, Corollary 3)."""
 
     def _info(self):
@@ -45,26 +64,9 @@ class Ibem(evaluate.Metric):
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=datasets.Features(
-                {
-                    "rea": datasets.Value("float64"),
-                    "ecs": datasets.Value("float64"),
-                    "correct": datasets.Value("int64"),
-                }
-            ),
+            features=datasets.Features({"predictions": datasets.Value("string"), "references": reference_features()}),
             reference_urls=["https://arxiv.org/abs/2608.05675"],
         )
 
-    def compute(self, *, rea=None, threshold=0.5, **kwargs):
-        """Check for empty input first (evaluate fails obscurely on it), then compute."""
-        if rea is None or len(rea) == 0:
-            raise InputError("no instances: rea is empty", field="rea")
-        return super().compute(rea=rea, threshold=threshold, **kwargs)
-
-    def _compute(self, rea, ecs, correct, threshold=0.5):
-        for name, values in (("rea", rea), ("ecs", ecs)):
-            if any(not 0.0 <= v <= 1.0 for v in values):
-                raise InputError("every value must be in [0, 1]", field=name)
-        if any(c not in (0, 1) for c in correct):
-            raise InputError("every value must be 0 or 1", field="correct")
-        return ibem_summary(list(rea), list(ecs), [bool(c) for c in correct], threshold)
+    def _compute(self, predictions, references, threshold=0.5):
+        return ibem_result(score_outputs(predictions, references, threshold), threshold)

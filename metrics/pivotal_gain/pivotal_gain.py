@@ -30,7 +30,8 @@ margin-gated verification (Algorithm 1) calls the signal.
 
 _KWARGS_DESCRIPTION = """
 Args:
-    votes (`list` of `list` of `float`): the k judges' verdicts per query, 0 or 1 (1 = "correct").
+    predictions (`list` of `list` of `float`): the panel's ballots per query: the k judges' verdicts,
+        0 or 1 (1 = "correct").
     references (`list` of `float`): the label per query, 0 or 1.
     signal (`list` of `float`): the verification signal's verdict per query, 0 or 1.
     rule (`str`): "uniform" (default), "majority_side" or "fixed".
@@ -45,10 +46,10 @@ Examples:
     >>> import evaluate
     >>> metric = evaluate.load("metrics/pivotal_gain")
     >>> votes = [[1, 1, 1, 0, 0, 0, 0], [0, 0, 0, 0, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0]]
-    >>> results = metric.compute(votes=votes, references=[1, 0, 1], signal=[1, 0, 1])
+    >>> results = metric.compute(predictions=votes, references=[1, 0, 1], signal=[1, 0, 1])
     >>> round(results["pivotal_gain"], 4), results["nonpivotal_gain"], results["n_pivotal"]
     (0.2857, 0.0, 2)
-    >>> results = metric.compute(votes=votes, references=[1, 0, 1], signal=[1, 0, 1], rule="majority_side")
+    >>> results = metric.compute(predictions=votes, references=[1, 0, 1], signal=[1, 0, 1], rule="majority_side")
     >>> results["pivotal_gain"], results["rule_accuracy"], round(results["call_rate"], 4)
     (0.5, 1.0, 0.6667)
 """
@@ -65,7 +66,7 @@ class PivotalGain(evaluate.Metric):
             inputs_description=_KWARGS_DESCRIPTION,
             features=datasets.Features(
                 {
-                    "votes": datasets.Sequence(datasets.Value("float64")),
+                    "predictions": datasets.Sequence(datasets.Value("float64")),
                     "references": datasets.Value("float64"),
                     "signal": datasets.Value("float64"),
                 }
@@ -73,15 +74,20 @@ class PivotalGain(evaluate.Metric):
             reference_urls=["https://arxiv.org/abs/2608.06940"],
         )
 
-    def compute(self, *, votes=None, references=None, signal=None, **kwargs):
+    def compute(self, *, predictions=None, references=None, **kwargs):
         """Check for empty input before evaluate stores it (evaluate fails obscurely on it)."""
-        for name, value in (("votes", votes), ("references", references), ("signal", signal)):
+        if predictions is None and references is None and kwargs.get("signal") is None:
+            if self.writer is None:
+                raise InputError("no input: pass predictions=, references= and signal=, or add them first",
+                                 field="predictions")
+            return super().compute(**kwargs)
+        for name, value in (("predictions", predictions), ("references", references), ("signal", kwargs.get("signal"))):
             if value is None or len(value) == 0:
                 raise InputError("needs at least one query", field=name)
-        return super().compute(votes=votes, references=references, signal=signal, **kwargs)
+        return super().compute(predictions=predictions, references=references, **kwargs)
 
-    def _compute(self, votes, references, signal, rule="uniform", judge_index=None):
-        data = PanelData.from_arrays(votes, references, signal)
+    def _compute(self, predictions, references, signal, rule="uniform", judge_index=None):
+        data = _panel_data(predictions, references, signal)
         chosen = _rule(rule, judge_index, data.k)
         gain = stratified_gain(data, chosen)
         return {
@@ -106,3 +112,12 @@ def _rule(name, judge_index, k):
     if not isinstance(judge_index, int) or isinstance(judge_index, bool) or not 0 <= judge_index < k:
         raise InputError(f"must be an integer judge index in [0, {k}), got {judge_index!r}", field="judge_index")
     return Rule(RuleKind.FIXED, judge_index)
+
+
+def _panel_data(predictions, references, signal):
+    """The panel, with errors naming this module's inputs (predictions = votes, references = labels)."""
+    names = {"votes": "predictions", "labels": "references"}
+    try:
+        return PanelData.from_arrays(predictions, references, signal)
+    except InputError as err:
+        raise InputError(err.message, field=names.get(err.field, err.field)) from None

@@ -10,7 +10,7 @@ _CITATION = """\
 @article{khanbayov2026consensus,
   title={When does consensus mean correctness? Measuring the agreement-accuracy coupling with semantics-preserving re-rendering},
   author={Khanbayov, R. and Kurban, H.},
-  journal={arXiv preprint arXiv:2608.05670},
+  journal={arXiv preprint arXiv:2608.05675},
   year={2026}
 }
 """
@@ -67,11 +67,16 @@ class RelaxedAccuracy(evaluate.Metric):
                     "references": datasets.Value("string"),
                 }
             ),
-            reference_urls=["https://arxiv.org/abs/2608.05670"],
+            reference_urls=["https://arxiv.org/abs/2608.05675"],
         )
 
     def compute(self, *, predictions=None, references=None, **kwargs):
-        """Check for empty input first (evaluate fails obscurely on it), then compute."""
+        """Check for empty input first (evaluate fails obscurely on it), then compute.
+
+        Without ``predictions`` the batches given to ``add``/``add_batch`` are computed.
+        """
+        if predictions is None and references is None:
+            return super().compute(**kwargs)
         if not predictions:
             raise InputError("no outputs: predictions is empty", field="predictions")
         if references is None or len(references) != len(predictions):

@@ -1,4 +1,4 @@
-"""``rend-equiv build``: generate, render and write the REND-EQUIV release (DESIGN §3.4, §7.1).
+"""``rend-equiv build``: generate, render and write the REND-EQUIV release (docs/design.md §3.4, §7.1).
 
 Options are read as text and validated here, so a bad value ends in one
 line naming the option, the expectation and what was found (exit 2).
@@ -11,6 +11,7 @@ import contextlib
 import os
 import re
 import signal
+import sys
 from collections.abc import Iterator
 
 from rend_equiv_dataset.errors import InputError
@@ -40,6 +41,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-suite", default="main", choices=["main", "full", "pilot"],
                         help="with --from-tables: edits to apply (main: as the synthetic set; full: also the "
                              "m-cycle; pilot: the paper's x2 scale plus zoom)")
+    parser.add_argument("--strict", action="store_true",
+                        help="with --from-tables: stop at the first unusable table (default: refuse it, build the "
+                             "others, and list every refused table on stderr and in tables_report.json)")
 
 
 def parse_count(text: str, option: str, *, minimum: int) -> int:
@@ -122,9 +126,15 @@ def run(args: argparse.Namespace) -> int:
             matched_limit=matched, command=f"rend-equiv build --from-tables {args.from_tables}"
             + (f" --family {args.family}" if args.family else "")
             + f" --table-suite {args.table_suite} --seeds {args.seeds} --rerenders {rerenders}"
-            f" --matched-cycle {matched} --out DIR")
+            f" --matched-cycle {matched} --out DIR", strict=args.strict)
+        from rend_equiv_dataset.figures.tables.build import table_problems
+
+        for line in table_problems(table_report):
+            print(f"rend-equiv: table skipped: {line}", file=sys.stderr)
     elif args.family is not None:
         raise InputError("only applies with --from-tables", field="--family")
+    elif args.strict:
+        raise InputError("only applies with --from-tables", field="--strict")
     else:
         instance_sets = {"instances": [i for seed in seeds for i in generate_instances(seed, per_family=per_family)]}
         if matched:

@@ -1,4 +1,4 @@
-"""``rend-equiv panel score``: score panel records into report.json, report.md and plots (DESIGN §7.1, §7.6)."""
+"""``rend-equiv panel score``: score panel records into report.json, report.md and plots (docs/design.md §7.1, §7.6)."""
 
 from __future__ import annotations
 

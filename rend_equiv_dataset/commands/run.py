@@ -49,7 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--retry-errors", action="store_true", help="try failed renderings again")
     parser.add_argument("--shard", default=None, help="I/N: this independent process answers shard I of N")
     parser.add_argument("--tensor-parallel", type=_positive, default=1, help="vLLM: GPUs per model")
-    parser.add_argument("--out", type=Path, required=True, help="predictions JSONL (DESIGN §7.3)")
+    parser.add_argument("--out", type=Path, required=True, help="predictions JSONL (docs/design.md §7.3)")
 
 
 def run(args: argparse.Namespace) -> int:

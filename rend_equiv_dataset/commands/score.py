@@ -1,4 +1,4 @@
-"""``rend-equiv score``: score a predictions file and write a report folder (DESIGN §7.1, §7.4)."""
+"""``rend-equiv score``: score a predictions file and write a report folder (docs/design.md §7.1, §7.4)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ HELP = "score a predictions file against a release: ECS, REA, IBEM, the paper's 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="release folder (with the renderings config)")
-    parser.add_argument("--predictions", required=True, help="predictions JSONL (DESIGN §7.3)")
+    parser.add_argument("--predictions", required=True, help="predictions JSONL (docs/design.md §7.3)")
     parser.add_argument("--threshold", type=float, default=0.5, help="ECS flag threshold in (0, 1] (default 0.5)")
     parser.add_argument("--out", required=True, help="report folder to write (replaced if it is a report folder)")
     parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")

@@ -1,4 +1,4 @@
-"""``rend-equiv theory``: which reading errors an edit suite cannot detect (paper §4, DESIGN §3.6).
+"""``rend-equiv theory``: which reading errors an edit suite cannot detect (paper §4, docs/design.md §3.6).
 
     rend-equiv theory --error-class {affine,permutation} [--labels M] --suite EDIT[,EDIT…] [--json]
 

@@ -1,7 +1,7 @@
 """REND-EQUIV instances: chart data, a question, its exact answer and the edit suite G.
 
 The types here are what rendering, the release writer and scoring read
-(DESIGN §3.1, §3.3). An :class:`Instance` is one base chart with one
+(docs/design.md §3.1, §3.3). An :class:`Instance` is one base chart with one
 question; each :class:`Edit` is one element g of its suite G, carrying the
 edited data g(D), the answer-transform φ_g and the exact answer of the
 edited chart, so that paper Eq. 1 holds::
@@ -49,7 +49,7 @@ class Edit:
             ``{"series": ..., "deleted": "Japan"}`` for delete_max,
             ``{"labels": ["France", "Japan"]}`` for swap, ``{"cycle": [...]}`` for cycle,
             ``{"value_range": [0.0, 120.0]}`` for zoom.
-        transform: φ_g as a :mod:`rend_equiv_dataset.transforms` object (JSON per DESIGN §7.2).
+        transform: φ_g as a :mod:`rend_equiv_dataset.transforms` object (JSON per docs/design.md §7.2).
             Identity only for zoom.
         data: the edited chart data g(D). Drawn in the base style.
         target: canonical answer string of the edited chart, recomputed from ``data``;
@@ -63,7 +63,7 @@ class Edit:
     target: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form; ``transform`` as its DESIGN §7.2 object."""
+        """JSON-able form; ``transform`` as its docs/design.md §7.2 object."""
         return {
             "edit_type": self.edit_type,
             "params": dict(self.params),
@@ -75,7 +75,7 @@ class Edit:
 
 @dataclass(frozen=True)
 class Instance:
-    """One REND-EQUIV instance (DESIGN §3.1): base chart, question, exact answer, edits.
+    """One REND-EQUIV instance (docs/design.md §3.1): base chart, question, exact answer, edits.
 
     Attributes:
         instance_id: unique across seeds, e.g. ``"s0-bar-007"`` (matched set: ``"s0-mc-042"``).
@@ -183,7 +183,7 @@ class StringLawError(ValueError):
 
 
 def _rng(seed: int, *spawn_key: int) -> np.random.Generator:
-    """Per-instance stream (DESIGN §6): identical alone, in order, reversed or in parallel."""
+    """Per-instance stream (docs/design.md §6): identical alone, in order, reversed or in parallel."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=spawn_key)))
 
 
@@ -298,7 +298,7 @@ def template_of(index: int) -> tuple[Family, int, str]:
 
 
 def generate_instance(seed: int, index: int) -> Instance:
-    """Instance ``index`` of data seed ``seed`` (DESIGN §3.1), built from its own random stream.
+    """Instance ``index`` of data seed ``seed`` (docs/design.md §3.1), built from its own random stream.
 
     >>> inst = generate_instance(0, 7)
     >>> inst.instance_id, inst.template_id, inst.family.value

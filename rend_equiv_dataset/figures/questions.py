@@ -151,7 +151,7 @@ QUESTION_TYPES: dict[str, QuestionType] = {
                      _share, frozenset({Family.PIE})),
     )
 }
-"""The question table (DESIGN §3.1, §3.3). Keys are the question types."""
+"""The question table (docs/design.md §3.1, §3.3). Keys are the question types."""
 
 
 def answer(data: ChartData, question: Question) -> Answer:
@@ -174,16 +174,20 @@ def question_text(data: ChartData, question: Question) -> str:
     ...     extra=(("category_noun", "country"), ("quantity", "exports")))
     >>> question_text(chart, Question("sum", "2024", ()))
     'What is the total exports across all countries in the 2024 series, in bn USD?'
+    >>> question_text(chart.replace(extra=()), Question("value", "2024", ("Japan",)))
+    'What is the value for Japan in the 2024 series, in bn USD?'
     """
     words = dict(data.extra)
     noun = words.get("category_noun", "category")
     a, b = (*question.categories, "", "")[:2]
     template = QUESTION_TYPES[question.question_type].template
-    return template.format(
-        quantity=words.get("quantity", "value"), noun=noun, nouns=_plural(noun), a=a, b=b,
+    quantity = words.get("quantity", "value")
+    text = template.format(
+        quantity=quantity, noun=noun, nouns=_plural(noun), a=a, b=b,
         ser=f" in the {question.series} series" if len(data.series) > 1 else "",
         unit=f", in {data.unit}" if data.unit and data.unit != "%" else "",
     )
+    return text.replace("the value of value ", "the value ") if quantity == "value" else text
 
 
 def pose(question_type: str, data: ChartData, rng: np.random.Generator) -> Question:

@@ -1,4 +1,4 @@
-"""Model harnesses: run VLMs over REND-EQUIV and LLMs as judges or solvers (DESIGN §5).
+"""Model harnesses: run VLMs over REND-EQUIV and LLMs as judges or solvers (docs/design.md §5).
 
 The public surface is small: typed requests in, completions out
 (:mod:`~rend_equiv_dataset.harness.types`), a backend chosen by name

@@ -1,4 +1,4 @@
-"""The figure-reading run: a model over the ``renderings`` config into predictions (DESIGN §7.3).
+"""The figure-reading run: a model over the ``renderings`` config into predictions (docs/design.md §7.3).
 
 For each rendering: the greedy answer to :func:`~rend_equiv_dataset.harness.prompts.figure_prompt`,
 optionally K samples and the token log-probability, and with ``perturb`` the

@@ -8,7 +8,7 @@
   :mod:`rend_equiv_dataset.panels.judges`.
 
 The figure prompt asks the chart question and asks for a bare answer, so the
-scorer's parser (DESIGN §3.5) sees a number or a label. The perturbation
+scorer's parser (docs/design.md §3.5) sees a number or a label. The perturbation
 prompts are the question-rewording half of perturbation uncertainty (paper §6,
 "mechanically reworded via verified, answer-preserving templates"): each one
 only frames the original question — the question text itself is kept

@@ -1,6 +1,6 @@
 """Where outputs come from: model revision, dataset fingerprint, the run key (STYLE 10).
 
-The run key decides which records may be reused on resume (DESIGN §5): it
+The run key decides which records may be reused on resume (docs/design.md §5): it
 hashes the model, its revision, the backend, the prompt templates and the
 generation settings, so changing any of them starts a different run instead of
 mixing outputs in one file.

@@ -1,4 +1,4 @@
-"""Which renderings this process answers (DESIGN §5: data parallelism).
+"""Which renderings this process answers (docs/design.md §5: data parallelism).
 
 Two ways to run several processes:
 

@@ -1,4 +1,4 @@
-"""Resume by content: append-only part files, one per process, merged at the end (DESIGN §5).
+"""Resume by content: append-only part files, one per process, merged at the end (docs/design.md §5).
 
 A run is identified by its *run key*, a hash of everything that decides a
 record's content (model, revision, backend, prompt templates, generation
@@ -100,11 +100,11 @@ class RunStore:
     """The output file, its parts folder and the run key that both must carry.
 
     Args:
-        out: the final JSONL file (DESIGN §7.3 for figure runs).
+        out: the final JSONL file (docs/design.md §7.3 for figure runs).
         meta: the provenance written as the output's first line ``{"meta": ...}``.
         key: the run key; stored in ``meta`` and on every part line.
         id_field: the record's id (``render_id`` for figure runs).
-        inline_meta: write ``meta`` as the output's first line (DESIGN §7.3); when
+        inline_meta: write ``meta`` as the output's first line (docs/design.md §7.3); when
             False (panel files, whose readers take records only) it goes to
             ``OUT.meta.json`` next to the output instead.
     """

@@ -1,4 +1,4 @@
-"""A tiny randomly initialised model, built offline (DESIGN §5, tests and trying the harness).
+"""A tiny randomly initialised model, built offline (docs/design.md §5, tests and trying the harness).
 
 Nothing is downloaded: the tokenizer is a byte-level BPE with no merges built
 with the ``tokenizers`` library (256 byte tokens plus the chat and image

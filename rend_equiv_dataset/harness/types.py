@@ -1,4 +1,4 @@
-"""The narrow model interface: typed requests in, completions out (DESIGN §5).
+"""The narrow model interface: typed requests in, completions out (docs/design.md §5).
 
 Every backend implements one method, :meth:`Model.generate`, over a batch of
 :class:`Request` objects. A request carries zero or more images and one user

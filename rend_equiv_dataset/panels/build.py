@@ -1,4 +1,4 @@
-"""Code-judge panel records and their release (DESIGN §4.1, §7.5; paper §3–4).
+"""Code-judge panel records and their release (docs/design.md §4.1, §7.5; paper §3–4).
 
 Pipeline: problems → candidates → one sandboxed execution per candidate (the
 per-assertion vector; :func:`execute`) → k judges' votes → records
@@ -214,7 +214,7 @@ def make_records(
     judge_lines: Sequence[Sequence[str]],
     judge_source: str,
 ) -> list[dict[str, Any]]:
-    """Full-form panel records (DESIGN §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
+    """Full-form panel records (docs/design.md §7.5) plus ``operator``, ``judge_lines``, ``danger``, ``isolation``."""
     if judge_source not in JUDGE_SOURCES:
         raise ValueError(f"judge_source must be one of {JUDGE_SOURCES}, got {judge_source!r}")
     records = []
@@ -300,6 +300,33 @@ def config_name(benchmark: str) -> str:
     return benchmark.replace("+", "_plus").replace("-", "_")
 
 
+PROBLEM_LICENSES = {
+    "humaneval": ("mit", "HumanEval (openai/human-eval): MIT"),
+    "humaneval+": ("apache-2.0", "HumanEval+ (evalplus): Apache-2.0, over HumanEval's MIT problems"),
+    "mbpp+": ("apache-2.0", "MBPP+ (evalplus): Apache-2.0, over MBPP's CC-BY-4.0 problems"),
+}
+"""Benchmark → (Hub license id, the statement on the card): rows carry their problems' licence."""
+
+
+def card_license(benchmarks: Sequence[str]) -> tuple[str, list[str]]:
+    """The card's ``license`` id and one line per benchmark.
+
+    One licence for every benchmark in the release is that licence's id; a mix
+    (or a benchmark whose licence is not known here) is ``other``, each named.
+
+    >>> card_license(["humaneval"])
+    ('mit', ['HumanEval (openai/human-eval): MIT'])
+    >>> card_license(["humaneval", "livecodebench"])[0]
+    'other'
+    """
+    lines, ids = [], set()
+    for benchmark in sorted(set(benchmarks)):
+        spdx, line = PROBLEM_LICENSES.get(benchmark, ("other", f"{benchmark}: the licence of the problem files supplied"))
+        ids.add(spdx)
+        lines.append(line)
+    return (ids.pop() if len(ids) == 1 else "other"), lines
+
+
 def features() -> Any:
     import datasets
 
@@ -331,18 +358,22 @@ def write_release(
     groups: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         groups.setdefault(config_name(record["benchmark"]), []).append(record)
+    license_id, license_lines = card_license([record["benchmark"] for record in records])
     with io.atomic_dir(out, overwrite=overwrite) as staging:
-        configs = {}
+        written = []
         for name, rows in sorted(groups.items()):
             table = {key: [row[key] for row in rows] for key in feats}
-            hub.write_config(staging, name, datasets.Dataset.from_dict(table, features=feats))
-            configs[name] = feats
+            written.append(hub.write_config(staging, name, datasets.Dataset.from_dict(table, features=feats)))
         with (staging / "records.jsonl").open("w", encoding="utf-8") as handle:
             for record in records:
                 handle.write(json.dumps(record) + "\n")
         (staging / "summary.json").write_text(json.dumps({**summary, "provenance": provenance}, indent=2) + "\n")
-        hub.write_card(staging, hub.card_metadata(configs, extra={"tags": ["code", "llm-as-a-judge"]}),
-                       card_body(summary, problems, provenance))
+        extra = {"pretty_name": "Code-judge panel records (rend-equiv)", "language": ["en"],
+                 "tags": ["code", "llm-as-a-judge", "judge-panels", "verification"],
+                 "annotations_creators": ["machine-generated"], "language_creators": ["machine-generated"]}
+        default = written[0].name if written else None
+        hub.write_card(staging, hub.card_metadata(written, default=default, license=license_id, extra=extra),
+                       card_body(summary, problems, provenance, license_lines))
     return summary
 
 
@@ -352,7 +383,8 @@ def _table(rows: Iterable[tuple[Any, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[str, Any]) -> str:
+def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[str, Any],
+              license_lines: Sequence[str] = ()) -> str:
     """The card's Markdown: what the records are, counts, base rate, signal accuracy by coverage."""
     excluded = "\n".join(f"- `{e.problem_id}`: {e.reason}" for e in problems.excluded) or "- none"
     base_rate = "n/a" if summary["label_base_rate"] != summary["label_base_rate"] else f"{summary['label_base_rate']:.4f}"
@@ -413,6 +445,17 @@ Runs with status `infra_error` ({summary["infra_errors"]} here) are left out: th
 
 ```python
 import datasets
-records = datasets.load_dataset("path/to/this/folder", "{next(iter(summary["by_benchmark"]), "humaneval").replace("+", "_plus")}", split="train")
+records = datasets.load_dataset("path/to/this/folder", "{config_name(next(iter(summary["by_benchmark"]), "humaneval"))}", split="test")
 ```
+
+Every config has one split, `test`.
+
+## License
+
+Each row carries a problem (its prompt and tests) from a published benchmark and keeps that
+benchmark's licence:
+
+{chr(10).join(f"- {line}" for line in license_lines) or "- none"}
+
+The candidates, verdicts and records generated by the `rend-equiv` package are Apache-2.0.
 """

@@ -1,4 +1,4 @@
-"""Execution signals from one per-assertion vector (paper §3, DESIGN §4.1).
+"""Execution signals from one per-assertion vector (paper §3, docs/design.md §4.1).
 
 The signal at coverage c is "all of the first q assertions pass", with
 q = max(1, min(|T|, ⌊c·|T| + 0.5⌋)) in source order; a seeded random-subset

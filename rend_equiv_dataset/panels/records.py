@@ -1,4 +1,4 @@
-"""Strict reader of code-judge panel records (DESIGN §7.5).
+"""Strict reader of code-judge panel records (docs/design.md §7.5).
 
 Two forms are accepted, one per file:
 
@@ -248,7 +248,7 @@ def _validation_error(err: ValidationError, file: str, line: int) -> InputError:
     if first["type"] not in ("missing", "value_error", "extra_forbidden"):
         message += f"; found {echo(first['input'])}"
     if first["type"] == "extra_forbidden":
-        message = "is not a field of panel records (DESIGN §7.5)"
+        message = "is not a field of panel records (docs/design.md §7.5)"
     return InputError(message, file=file, line=line, field=name)
 
 

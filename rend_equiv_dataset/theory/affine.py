@@ -170,7 +170,7 @@ class AffineToleranceRegion:
     """U_τ(G) for affine errors over a range of correct answers, τ > 0 (relative distance).
 
     The residual of edit g at the correct answer a is |d_g(α − 1) + β(1 − c_g)|
-    divided by the target |φ_g(e(a))| = |c_g(αa + β) + d_g| (DESIGN §3.5's
+    divided by the target |φ_g(e(a))| = |c_g(αa + β) + d_g| (docs/design.md §3.5's
     relative difference). An error is undetectable over [low, high] when for
     every edit that ratio is ≤ τ at every a in the range; the target is linear
     in a, so its smallest magnitude sits at an end of the range, or is 0 where

@@ -9,7 +9,7 @@ What ``at`` (the correct answer a*) means, by kind:
 
 - affine error and affine edit (numbers): the commutator is the same at
   every answer (Theorem 4), so at τ = 0 ``at`` is not needed and ignored. For
-  τ > 0 the distance is relative to the target φ(e(a*)) (DESIGN §3.5), so
+  τ > 0 the distance is relative to the target φ(e(a*)) (docs/design.md §3.5), so
   ``at`` must be given, as a number.
 - label maps (permutations, and maps that are not bijections such as
   delete_max): ``at=None`` asks whether the two maps commute as maps on every
@@ -52,7 +52,7 @@ ErrorDistribution = Sequence[tuple[float, Transform]]
 
 
 def answer_distance(answer: Answer, target: Answer) -> float:
-    """d of DESIGN §3.5: numbers relative to the target, labels 0/1.
+    """d of docs/design.md §3.5: numbers relative to the target, labels 0/1.
 
     A number at a zero target is at distance 0 when equal and infinite otherwise.
 
@@ -241,7 +241,7 @@ def edit_transform(
     scale: float = 2.0,
     shift: float = 1.0,
 ) -> Transform:
-    """The canonical answer-transform φ of a named edit (DESIGN §3.3).
+    """The canonical answer-transform φ of a named edit (docs/design.md §3.3).
 
     Numeric edits: ``scale`` a ↦ scale·a (scale > 0, ≠ 1), ``offset`` a ↦ a + shift
     (shift ≠ 0). Label edits act on ``labels`` (default ``A, B, …`` for ``m``)

@@ -1,4 +1,4 @@
-"""A small ``renderings`` folder in the release layout (DESIGN §7.2), written for tests."""
+"""A small ``renderings`` folder in the release layout (docs/design.md §7.2), written for tests."""
 
 from __future__ import annotations
 

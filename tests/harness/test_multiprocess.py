@@ -1,4 +1,4 @@
-"""Several processes under ``accelerate launch`` on CPU, and SIGKILL-and-resume (DESIGN §5)."""
+"""Several processes under ``accelerate launch`` on CPU, and SIGKILL-and-resume (docs/design.md §5)."""
 
 from __future__ import annotations
 

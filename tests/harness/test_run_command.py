@@ -22,7 +22,7 @@ def _read(path: Path) -> tuple[dict, list[dict]]:
 
 
 def check_predictions_contract(records: list[dict]) -> None:
-    """DESIGN §7.3, checked field by field."""
+    """docs/design.md §7.3, checked field by field."""
     for record in records:
         assert set(record) <= RECORD_KEYS and {"render_id", "output"} <= set(record)
         assert isinstance(record["render_id"], str) and isinstance(record["output"], str)

@@ -1,4 +1,4 @@
-"""The resume store: torn lines, run keys, ordering, errors, merge (DESIGN §5)."""
+"""The resume store: torn lines, run keys, ordering, errors, merge (docs/design.md §5)."""
 
 from __future__ import annotations
 

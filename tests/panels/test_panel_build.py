@@ -38,7 +38,7 @@ def release(tmp_path_factory):
 
 
 def test_release_loads_with_full_form_records(release):
-    rows = datasets.load_dataset(str(release), "humaneval", split="train")
+    rows = datasets.load_dataset(str(release), "humaneval", split="test")
     assert len(rows) > 4 and set(RECORD_FIELDS) <= set(rows.column_names)
     for row in rows:
         assert len(row["votes"]) == 7 and len(row["judges"]) == 7 and len(row["judge_lines"]) == 7
@@ -47,6 +47,20 @@ def test_release_loads_with_full_form_records(release):
         assert set(row["votes"]) <= {0, 1}
     assert sum(row["solver"] == "canonical" for row in rows) == 4
     assert all(row["label"] == 1 for row in rows if row["solver"] in ("canonical", "rewrite"))
+
+
+def test_card_states_humaneval_mit_licence_and_one_test_split(release):
+    from huggingface_hub import DatasetCard
+
+    card = DatasetCard.load(release / "README.md")
+    data = card.data.to_dict()
+    assert data["license"] == "mit"
+    assert "HumanEval (openai/human-eval): MIT" in card.text
+    assert data["configs"] == [{"config_name": "humaneval", "default": True,
+                                "data_files": [{"split": "test", "path": "data/humaneval/test-*.parquet"}]}]
+    (info,) = data["dataset_info"]
+    assert info["splits"][0]["name"] == "test" and info["splits"][0]["num_examples"] == len(
+        (release / "records.jsonl").read_text().splitlines())
 
 
 def test_card_reports_counts_base_rate_and_signal_accuracy(release):

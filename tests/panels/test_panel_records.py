@@ -1,4 +1,4 @@
-"""The strict panel-record reader (DESIGN §7.5): both forms, JSONL and parquet folders, and every bad input."""
+"""The strict panel-record reader (docs/design.md §7.5): both forms, JSONL and parquet folders, and every bad input."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def _release(folder: Path, config: str, rows: list[dict[str, Any]], shards: int 
     step = -(-len(rows) // shards)
     for index in range(shards):
         part = rows[index * step : (index + 1) * step]
-        pq.write_table(pa.Table.from_pylist(part), target / f"train-{index:05d}-of-{shards:05d}.parquet")
+        pq.write_table(pa.Table.from_pylist(part), target / f"test-{index:05d}-of-{shards:05d}.parquet")
     return folder
 
 
@@ -142,7 +142,7 @@ def test_released_folder_reports_the_shard_and_row(tmp_path: Path) -> None:
     folder = _release(tmp_path / "release", "records", rows, shards=2)
     with pytest.raises(InputError) as caught:
         load_panel_records(folder)
-    assert Path(str(caught.value.file)).name == "train-00001-of-00002.parquet"
+    assert Path(str(caught.value.file)).name == "test-00001-of-00002.parquet"
     assert (caught.value.line, caught.value.field) == (1, "votes[2]")
 
 
@@ -168,6 +168,6 @@ def test_builder_fields_are_checked(tmp_path: Path) -> None:
 def test_damaged_parquet_shard(tmp_path: Path) -> None:
     target = tmp_path / "release" / "data" / "records"
     target.mkdir(parents=True)
-    (target / "train-00000-of-00001.parquet").write_bytes(b"PAR1 not really")
+    (target / "test-00000-of-00001.parquet").write_bytes(b"PAR1 not really")
     with pytest.raises(InputError, match="not a readable parquet file"):
         load_panel_records(tmp_path / "release")

@@ -1,4 +1,4 @@
-"""Comparing answers: correctness, agreement, residuals (paper §3, DESIGN §3.5).
+"""Comparing answers: correctness, agreement, residuals (paper §3, docs/design.md §3.5).
 
 One distance serves every rule. Numbers use the relative difference
 ``|x − y| / |y|`` (ChartQA's relaxed accuracy; ``y = 0`` needs ``x = 0``);
@@ -25,7 +25,7 @@ from rend_equiv_dataset.figures.answers.parse import ParsedAnswer
 from rend_equiv_dataset.transforms import Transform
 
 TOLERANCE: dict[str, float] = {"number": 0.05, "label": 0.0}
-"""τ_g by answer type (DESIGN §3.5): relative 5% for numbers, exact for labels."""
+"""τ_g by answer type (docs/design.md §3.5): relative 5% for numbers, exact for labels."""
 
 
 def relative_difference(x: float, y: float) -> float:

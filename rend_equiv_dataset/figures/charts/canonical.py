@@ -1,6 +1,6 @@
 """Canonical answer strings: one fixed rule, so the string-level law holds exactly.
 
-The release stores every target as a string (DESIGN §7.2) and promises that
+The release stores every target as a string (docs/design.md §7.2) and promises that
 applying an edit's transform to the base target gives the edit's target.
 Numbers are therefore written by one rule: round to :data:`DECIMALS` decimal
 places, strip trailing zeros, no thousands separators, no sign on zero.

@@ -25,7 +25,7 @@ from rend_equiv_dataset.errors import InputError
 
 
 class Family(str, Enum):
-    """The six chart families (DESIGN §3.1)."""
+    """The six chart families (docs/design.md §3.1)."""
 
     BAR = "bar"
     GROUPED_BAR = "grouped_bar"

@@ -1,4 +1,4 @@
-"""Sampling chart data for the six families (DESIGN §3.1).
+"""Sampling chart data for the six families (docs/design.md §3.1).
 
 Each sampler draws a topic from :mod:`rend_equiv_dataset.figures.charts.vocab`, then
 categories and values, from a seeded ``np.random.Generator`` only. Values
@@ -53,7 +53,7 @@ PIE_TOTALS: tuple[int, ...] = (200, 250, 400, 500, 1000)
 
 _SMOOTH_REST: tuple[int, ...] = (50, 80, 100, 125, 200, 250, 400, 500, 800)
 """Allowed totals S − max after deleting the largest slice: 100/(S − max) has at most
-two decimals, so shares stay short after delete_max (paper §5, DESIGN §3.3)."""
+two decimals, so shares stay short after delete_max (paper §5, docs/design.md §3.3)."""
 
 T = TypeVar("T")
 

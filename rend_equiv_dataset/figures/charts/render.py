@@ -1,15 +1,17 @@
 """Draw a :class:`ChartData` in a :class:`Style` to PNG bytes, legibly and reproducibly.
 
-The fast, deterministic path of DESIGN §6: an object-oriented
+The fast, deterministic path of docs/design.md §6: an object-oriented
 ``matplotlib.figure.Figure`` on a ``FigureCanvasAgg`` (no pyplot state),
 margins fixed per template from the style and the label lengths (no
 ``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB pixels
 of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults and a single
-font family (DejaVu Sans) inside every call.
+font family (DejaVu Sans, with Noto Sans CJK for the glyphs it lacks) inside every call.
 
-Every image is checked before it is returned (DESIGN §3.2, "every one
+Every image is checked before it is returned (docs/design.md §3.2, "every one
 legible"): each text's window extent must lie inside the canvas and overlap no
-other text or the legend. A failing layout is redrawn with rotated category
+other text or the legend, every character must have a glyph in an installed
+font, and no bar may be squashed out of sight by an outlier. Long titles,
+axis titles and category labels are wrapped rather than clipped. A failing layout is redrawn with rotated category
 ticks, a smaller font or a larger canvas (:data:`LAYOUT_LADDER`); if none
 works, :class:`IllegibleChartError` is raised and nothing is emitted.
 
@@ -59,6 +61,10 @@ __all__ = [
 
 DPI = 100
 FONT_FAMILY = "DejaVu Sans"
+FALLBACK_FONTS = ("Noto Sans CJK JP",)
+"""Fonts asked for a glyph DejaVu Sans lacks (Chinese, Japanese, Korean), when installed
+(Debian ``fonts-noto-cjk``, installed by ``.ci/run``). Text DejaVu Sans covers draws the same
+pixels with or without them; a glyph no font has makes the chart illegible (:func:`missing_glyphs`)."""
 MIN_FONT_POINTS = 7.0
 # Layout fixes tried in order: (tick rotation in degrees, font scale, canvas scale).
 # Upright (90°) ticks rather than slanted ones: the overlap check compares axis-aligned boxes,
@@ -118,15 +124,15 @@ def _tick_formatter(number_format: str) -> Any:
     from matplotlib.ticker import Formatter
 
     class _TickFormatter(Formatter):  # type: ignore[misc]
-        """Ticks with as many decimals as their spacing needs, grouped per the style."""
+        """Ticks with the fewest decimals (at most 4) that print every tick exactly (2.5, never "2"),
+        grouped per the style."""
 
         decimals = 0
 
         def set_locs(self, locs: Any) -> None:
             super().set_locs(locs)
-            steps = [abs(b - a) for a, b in zip(locs, locs[1:]) if b != a]
-            step = min(steps) if steps else 1.0
-            self.decimals = max(0, min(4, -math.floor(math.log10(step)))) if step < 1 else 0
+            self.decimals = next((d for d in range(5) if all(
+                abs(round(x, d) - x) <= 1e-9 * max(1.0, abs(x)) for x in locs)), 4)
 
         def __call__(self, x: float, pos: int | None = None) -> str:
             return format_number(x, self.decimals, number_format)
@@ -138,11 +144,50 @@ def _tick_formatter(number_format: str) -> Any:
 
 
 def configure_matplotlib() -> None:
-    """matplotlib defaults and one font family: what every worker starts from (DESIGN §6)."""
+    """matplotlib defaults and one font family: what every worker starts from (docs/design.md §6)."""
     import matplotlib
 
     matplotlib.rcdefaults()
-    matplotlib.rcParams["font.family"] = FONT_FAMILY
+    matplotlib.rcParams["font.family"] = [FONT_FAMILY, *installed_fallback_fonts()]
+
+
+def installed_fallback_fonts() -> tuple[str, ...]:
+    """The :data:`FALLBACK_FONTS` matplotlib can find on this machine."""
+    global _INSTALLED_FALLBACKS
+    if _INSTALLED_FALLBACKS is None:
+        from matplotlib import font_manager
+
+        names = {font.name for font in font_manager.fontManager.ttflist}
+        _INSTALLED_FALLBACKS = tuple(f for f in FALLBACK_FONTS if f in names)
+    return _INSTALLED_FALLBACKS
+
+
+_INSTALLED_FALLBACKS: tuple[str, ...] | None = None
+_DRAWN_CODEPOINTS: frozenset[int] | None = None
+
+
+def missing_glyphs(data: ChartData) -> str:
+    """The characters of the chart's texts that neither DejaVu Sans nor an installed fallback font draws.
+
+    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> missing_glyphs(ChartData(Family.BAR, "Sales €", ("Köln", "Zürich"), (Series("s", (1.0, 2.0)),)))
+    ''
+    >>> missing_glyphs(ChartData(Family.BAR, "t", ("\U00010000", "b"), (Series("s", (1.0, 2.0)),)))
+    '\U00010000'
+    """
+    global _DRAWN_CODEPOINTS
+    if _DRAWN_CODEPOINTS is None:
+        from matplotlib import font_manager
+        from matplotlib.ft2font import FT2Font
+
+        drawn: set[int] = set()
+        for family in (FONT_FAMILY, *installed_fallback_fonts()):
+            path = font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+            drawn.update(FT2Font(path).get_charmap())
+        _DRAWN_CODEPOINTS = frozenset(drawn)
+    texts = [data.title, data.x_label, data.y_label, data.unit, *data.categories, *data.series_names]
+    return "".join(sorted({ch for text in texts for ch in text
+                           if not ch.isspace() and ord(ch) not in _DRAWN_CODEPOINTS}))
 
 
 def warm_up() -> None:
@@ -164,11 +209,43 @@ def _font(style: Style, factor: float = 1.0) -> float:
     return max(MIN_FONT_POINTS, style.font_size * style.font_scale * factor)
 
 
+WRAP_CATEGORY_CHARS = 16
+"""Category labels longer than this are wrapped onto several lines (at spaces) instead of clipping."""
+WRAP_AXIS_TITLE_CHARS = 50
+WRAP_TITLE_CHARS = 55
+"""Axis titles and chart titles longer than these are wrapped (real tables carry long headers)."""
+
+
+def wrap(text: str, chars: int) -> str:
+    """``text`` broken at spaces into lines of at most ``chars`` characters (long words kept whole).
+
+    >>> wrap("Share of respondents who use social media daily", 20)
+    'Share of respondents\\nwho use social media\\ndaily'
+    >>> wrap("Japan", 4)
+    'Japan'
+    """
+    if len(text) <= chars:
+        return text
+    import textwrap
+
+    return "\n".join(textwrap.wrap(text, chars, break_long_words=False)) or text
+
+
+def _categories(data: ChartData) -> list[str]:
+    return [wrap(c, WRAP_CATEGORY_CHARS) for c in data.categories]
+
+
+def _lines(texts: list[str]) -> tuple[int, int]:
+    """The longest line (characters) and the most lines among ``texts``."""
+    split = [t.split("\n") for t in texts] or [[""]]
+    return max(len(line) for lines in split for line in lines), max(len(lines) for lines in split)
+
+
 def _value_axis_label(data: ChartData) -> str:
-    """The value-axis title, with the unit unless the title already names it."""
+    """The value-axis title, with the unit unless the title already names it (wrapped when long)."""
     if not data.unit or data.unit in data.y_label:
-        return data.y_label
-    return f"{data.y_label} ({data.unit})"
+        return wrap(data.y_label, WRAP_AXIS_TITLE_CHARS)
+    return wrap(f"{data.y_label} ({data.unit})", WRAP_AXIS_TITLE_CHARS)
 
 
 def _label_box(style: Style) -> dict[str, Any]:
@@ -179,15 +256,20 @@ def _label_box(style: Style) -> dict[str, Any]:
 def _margins(data: ChartData, style: Style, width_in: float, height_in: float) -> dict[str, float]:
     """Fixed margins of the template, in figure fractions, from the style and the label lengths."""
     font_in = _font(style) / 72.0
-    longest = max(len(c) for c in data.categories)
+    longest, label_lines = _lines(_categories(data))
     horizontal = style.orientation == "horizontal" and data.family.value != "pie"
     rotation = math.radians(style.tick_rotation)
     label_extent = 0.6 * font_in * longest
-    left = 0.35 + 2.2 * font_in + (label_extent if horizontal else 6 * 0.6 * font_in)
-    bottom = 0.25 + 2.4 * font_in
+    label_depth = 1.2 * font_in * label_lines
+    extra_axis_lines = _value_axis_label(data).count("\n")
+    extra_x_lines = wrap(data.x_label, WRAP_AXIS_TITLE_CHARS).count("\n")
+    if horizontal:
+        extra_axis_lines, extra_x_lines = extra_x_lines, extra_axis_lines
+    left = 0.35 + 2.2 * font_in + (label_extent if horizontal else 6 * 0.6 * font_in) + 1.2 * font_in * extra_axis_lines
+    bottom = 0.25 + 2.4 * font_in + 1.2 * font_in * extra_x_lines
     if not horizontal:
-        bottom += label_extent * math.sin(rotation) + font_in * math.cos(rotation)
-    top = 0.25 + 2.0 * font_in
+        bottom += label_extent * math.sin(rotation) + label_depth * math.cos(rotation)
+    top = 0.25 + 2.0 * font_in + 1.44 * font_in * wrap(data.title, WRAP_TITLE_CHARS).count("\n")
     right = 0.3
     if len(data.series) > 1:
         names = max(len(s.name) for s in data.series)
@@ -219,7 +301,7 @@ def _value_limits(data: ChartData, totals: list[float], lows: list[float]) -> tu
 
 def _style_axes(ax: Axes, data: ChartData, style: Style, category_axis: str | None) -> None:
     ax.set_facecolor(style.background)
-    ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight)
+    ax.set_title(wrap(data.title, WRAP_TITLE_CHARS), fontsize=_font(style, 1.2), fontweight=style.title_weight)
     ax.tick_params(labelsize=_font(style, 0.9))
     if style.spines == "open":
         ax.spines["top"].set_visible(False)
@@ -237,13 +319,13 @@ def _category_ticks(ax: Axes, data: ChartData, style: Style, axis: str) -> None:
     positions = list(range(len(data.categories)))
     if axis == "x":
         ax.set_xticks(positions)
-        ax.set_xticklabels(data.categories, rotation=style.tick_rotation,
+        ax.set_xticklabels(_categories(data), rotation=style.tick_rotation,
                            ha="right" if 0 < style.tick_rotation < 90 else "center",
                            rotation_mode="anchor" if 0 < style.tick_rotation < 90 else "default")
         ax.set_xlim(-0.6, len(positions) - 0.4)
     else:
         ax.set_yticks(positions)
-        ax.set_yticklabels(data.categories)
+        ax.set_yticklabels(_categories(data))
         ax.set_ylim(len(positions) - 0.4, -0.6)
 
 
@@ -253,12 +335,12 @@ def _set_value_axis(ax: Axes, data: ChartData, style: Style, axis: str, limits: 
         ax.set_ylim(*limits)
         ax.yaxis.set_major_formatter(formatter)
         ax.set_ylabel(_value_axis_label(data), fontsize=_font(style))
-        ax.set_xlabel(data.x_label, fontsize=_font(style))
+        ax.set_xlabel(wrap(data.x_label, WRAP_AXIS_TITLE_CHARS), fontsize=_font(style))
     else:
         ax.set_xlim(*limits)
         ax.xaxis.set_major_formatter(formatter)
         ax.set_xlabel(_value_axis_label(data), fontsize=_font(style))
-        ax.set_ylabel(data.x_label, fontsize=_font(style))
+        ax.set_ylabel(wrap(data.x_label, WRAP_AXIS_TITLE_CHARS), fontsize=_font(style))
 
 
 def _bar_label(ax: Axes, style: Style, horizontal: bool, position: float, value: float, text: str,
@@ -467,17 +549,19 @@ def _draw_pie(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     total = sum(values)
     radius = 1.0 if data.value_range is None else min(1.0, total / data.value_range[1])
     colors = [style.colors[i % len(style.colors)] for i in range(len(values))]
-    wedges, _ = ax.pie(values, labels=data.categories, colors=colors, startangle=style.pie_start_angle,
+    wedges, _ = ax.pie(values, labels=_categories(data), colors=colors, startangle=style.pie_start_angle,
                        counterclock=False, labeldistance=1.08, radius=radius,
                        textprops={"fontsize": _font(style, 0.9)},
                        wedgeprops={"linewidth": 1.0, "edgecolor": style.background})
     for wedge, value, color in zip(wedges, values, colors):
         angle = math.radians((wedge.theta1 + wedge.theta2) / 2)
         share = 100 * value / total if total else 0.0
-        ax.text(0.68 * radius * math.cos(angle), 0.68 * radius * math.sin(angle),
-                f"{format_number(value, decimals, style.number_format)}\n({share:.1f}%)",
+        # Values already in percent are the one percentage shown; other values get their share beside them.
+        text = (f"{format_number(value, decimals, style.number_format)}%" if data.unit == "%"
+                else f"{format_number(value, decimals, style.number_format)}\n({share:.1f}%)")
+        ax.text(0.68 * radius * math.cos(angle), 0.68 * radius * math.sin(angle), text,
                 ha="center", va="center", fontsize=_font(style, 0.75), color=_contrast(color))
-    ax.set_title(data.title, fontsize=_font(style, 1.2), fontweight=style.title_weight)
+    ax.set_title(wrap(data.title, WRAP_TITLE_CHARS), fontsize=_font(style, 1.2), fontweight=style.title_weight)
     ax.set_aspect("equal")
     ax.set_xlim(-1.1, 1.1)
     ax.set_ylim(-1.1, 1.1)
@@ -610,6 +694,32 @@ def legibility_problems(fig: Figure) -> list[str]:
     return problems
 
 
+MIN_MARK_PX = 2.0
+"""A non-zero bar must be at least this many pixels long, or an outlier has squashed it out of sight."""
+
+
+def hidden_marks(fig: Figure, data: ChartData, style: Style) -> list[str]:
+    """Bars an outlier makes too short to see (non-zero value, under :data:`MIN_MARK_PX` pixels)."""
+    if data.family not in (Family.BAR, Family.GROUPED_BAR, Family.STACKED_BAR):
+        return []
+    from matplotlib.patches import Rectangle
+
+    horizontal = style.orientation == "horizontal"
+    ax = fig.axes[0]
+    to_px = ax.transData.transform
+    problems = []
+    for patch in ax.patches:
+        if not isinstance(patch, Rectangle):
+            continue
+        (x0, y0), (x1, y1) = to_px([(patch.get_x(), patch.get_y()),
+                                    (patch.get_x() + patch.get_width(), patch.get_y() + patch.get_height())])
+        value = patch.get_width() if horizontal else patch.get_height()
+        length = abs(x1 - x0) if horizontal else abs(y1 - y0)
+        if value != 0 and length < MIN_MARK_PX:
+            problems.append(f"a bar of {value:g} is {length:.1f} px long: an outlier hides it")
+    return problems
+
+
 def _png_chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
@@ -676,7 +786,7 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
         fig = _reused_figure(style)
         _draw_on(fig, data, style)
         fig.canvas.draw()
-        problems = legibility_problems(fig)
+        problems = legibility_problems(fig) or hidden_marks(fig, data, style)
         if problems:
             return None, problems
         png, size = _encode(fig)
@@ -695,11 +805,13 @@ def _expected_rotation(data: ChartData, style: Style) -> float:
 
 
 def render(data: ChartData, style: Style) -> Rendering:
-    """Render ``data`` in ``style``, fixing the layout until it is legible (DESIGN §3.2, §6).
+    """Render ``data`` in ``style``, fixing the layout until it is legible (docs/design.md §3.2, §6).
 
     Raises:
         IllegibleChartError: no layout in :data:`LAYOUT_LADDER` is legible.
     """
+    if missing := missing_glyphs(data):
+        raise IllegibleChartError(f"chart {data.title!r} has characters no installed font draws: {missing[:8]!r}")
     problems: list[str] = []
     first_rotation = max(style.tick_rotation, _expected_rotation(data, style))
     for rotation, font_scale, canvas_scale in LAYOUT_LADDER:

@@ -1,8 +1,8 @@
-"""Cosmetic styles: how a chart looks, never what it says (DESIGN §3.2).
+"""Cosmetic styles: how a chart looks, never what it says (docs/design.md §3.2).
 
 A :class:`Style` is a small frozen record of every cosmetic choice the
 renderer makes. The invariance set of an instance is its base style plus K
-re-renderings drawn deterministically from ``(seed, index)`` (DESIGN §6), each
+re-renderings drawn deterministically from ``(seed, index)`` (docs/design.md §6), each
 differing from the base and from each other in palette, font size, canvas
 size and aspect, gridlines, bar width, markers, legend placement, background,
 number format and, for bar families, orientation. Styles never touch the
@@ -55,7 +55,7 @@ SPINES: tuple[str, ...] = ("all", "open")
 TITLE_WEIGHTS: tuple[str, ...] = ("bold", "normal")
 PIE_START_ANGLES: tuple[float, ...] = (90.0, 0.0, 140.0)
 
-# Families where a horizontal layout is meaningful (DESIGN §3.2: "orientation where meaningful").
+# Families where a horizontal layout is meaningful (docs/design.md §3.2: "orientation where meaningful").
 ORIENTABLE_FAMILIES = frozenset({"bar", "grouped_bar", "stacked_bar"})
 
 # Keeps the style stream apart from the data stream SeedSequence(seed, spawn_key=(index,)).
@@ -157,7 +157,7 @@ def base_style() -> Style:
 
 
 def style_rng(seed: int, index: int) -> np.random.Generator:
-    """The style stream of instance ``(seed, index)``, independent of its data stream (DESIGN §6)."""
+    """The style stream of instance ``(seed, index)``, independent of its data stream (docs/design.md §6)."""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index, _STYLE_STREAM))))
 
 
@@ -192,7 +192,7 @@ def iter_styles(seed: int, index: int, family: str) -> Iterator[Style]:
     """Distinct re-rendering styles of instance ``(seed, index)``, none equal to the base, in stream order.
 
     The renderer takes the first K that lay out legibly and skips any that do
-    not (DESIGN §3.2), so the sequence is the same in every process. Ids are
+    not (docs/design.md §3.2), so the sequence is the same in every process. Ids are
     assigned by the caller, by position among the accepted styles.
     """
     rng = style_rng(seed, index)

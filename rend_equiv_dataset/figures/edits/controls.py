@@ -4,7 +4,7 @@ An edited instance should be no harder to read than its base: the same
 number of series and points, a comparable value range, and no new
 near-ties. Near-ties are ruled out in base and edited data alike by a
 minimum relative gap between consecutive ranked values of every series
-(DESIGN §3.1). The generator resamples whatever fails these checks.
+(docs/design.md §3.1). The generator resamples whatever fails these checks.
 
 >>> has_min_gap((10.0, 20.0, 30.0))
 True

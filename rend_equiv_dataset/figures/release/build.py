@@ -1,12 +1,14 @@
-"""Instances → a Hub-ready release folder (DESIGN §3.4).
+"""Instances → a Hub-ready release folder (docs/design.md §3.4).
 
 :func:`build_release` is a function over lists of :class:`Instance`, so any
 source of instances (seeds, user tables) gives the same kind of release:
 
 1. render every image of every instance into a cache beside the target
    (``.<name>.cache``; a killed build resumes from it);
-2. assemble the rows of each config and write them as parquet shards with the
-   image bytes embedded, into a temporary folder beside the target;
+2. assemble the rows of each config and write them as parquet shards, into a
+   temporary folder beside the target: the per-image configs embed the PNG
+   bytes, the per-instance configs refer to them by ``render_id`` (each image
+   is stored once);
 3. write the card and the sha256 manifest, then rename the folder into place
    (:func:`rend_equiv_dataset.io.atomic_dir`) and drop the cache.
 
@@ -27,7 +29,7 @@ from rend_equiv_dataset import hub, io, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release import images as image_cache
-from rend_equiv_dataset.figures.release.card import ReleaseSettings, card_body, card_extra
+from rend_equiv_dataset.figures.release.card import ReleaseSettings, card_body, card_extra, card_license
 from rend_equiv_dataset.figures.release.records import (
     instance_features,
     instance_row,
@@ -40,6 +42,8 @@ INSTANCE_CONFIGS: dict[str, str] = schema.RENDERINGS_OF
 ROWS_PER_SHARD = {schema.INSTANCES: 400, schema.MATCHED_CYCLE: 400,
                   schema.RENDERINGS: 4_000, schema.MATCHED_CYCLE_RENDERINGS: 4_000}
 MANIFEST = "images.sha256"
+DEFAULT_CONFIG = "renderings"
+"""What ``load_dataset(folder)`` opens without a config name: the rows a model answers."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +94,7 @@ def build_release(
 
         rows: dict[str, int] = {}
         shards: dict[str, list[str]] = {}
-        features: dict[str, datasets.Features] = {}
+        written: list[hub.WrittenConfig] = []
         manifest: list[str] = []
         with io.atomic_dir(target, overwrite=overwrite) as staging:
             for name, instances in instance_sets.items():
@@ -105,12 +109,13 @@ def build_release(
                     (per_image, image_rows, rendering_features()),
                 ):
                     dataset = datasets.Dataset.from_list(config_rows, features=config_features)
-                    shards[config] = hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config])
+                    written.append(hub.write_config(staging, config, dataset, max_rows_per_shard=ROWS_PER_SHARD[config]))
+                    shards[config] = list(written[-1].paths)
                     rows[config] = len(config_rows)
-                    features[config] = config_features
                 manifest += [f"{hashlib.sha256(r['image']['bytes']).hexdigest()}  {r['render_id']}" for r in image_rows]
             (staging / MANIFEST).write_text("\n".join(manifest) + "\n", encoding="utf-8")
-            metadata = hub.card_metadata(features, extra=card_extra())
+            default = DEFAULT_CONFIG if DEFAULT_CONFIG in rows else None
+            metadata = hub.card_metadata(written, default=default, license=card_license(settings), extra=card_extra(rows))
             hub.write_card(staging, metadata, card_body(instance_sets, settings, rows))
         shutil.rmtree(cache, ignore_errors=True)
     return ReleaseSummary(target, rows, shards)

@@ -1,4 +1,4 @@
-"""The README.md dataset card of a release (DESIGN §3.4): provenance, counts, how to use it.
+"""The README.md dataset card of a release (docs/design.md §3.4): provenance, counts, how to use it.
 
 The card holds no timestamps or paths, so the same build settings give the
 same card on any machine with the same library versions.
@@ -29,7 +29,7 @@ class ReleaseSettings:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-CITATION = """@misc{rendequiv2026,
+CITATION_REND_EQUIV = """@misc{rendequiv2026,
   title         = {Consistency Has a Computable Blind Spot: A Commutation Theory of Label-Free
                    Reliability for Vision-Language Figure Reading},
   year          = {2026},
@@ -37,6 +37,29 @@ CITATION = """@misc{rendequiv2026,
   archivePrefix = {arXiv},
   url           = {https://arxiv.org/abs/2608.05675}
 }"""
+CITATION_PANELS = """@misc{pivotalvote2026,
+  title         = {Blind to the Pivotal Vote: Aggregate Independence Metrics Miss Where
+                   Verification Actually Helps},
+  year          = {2026},
+  eprint        = {2608.06940},
+  archivePrefix = {arXiv},
+  url           = {https://arxiv.org/abs/2608.06940}
+}"""
+CITATION = f"{CITATION_REND_EQUIV}\n\n{CITATION_PANELS}"
+"""Both papers the package implements, as BibTeX (the figure benchmark's first)."""
+HUB_REPO = "YOUR-ORG/rend-equiv"
+"""The Hub dataset repository the release is meant for: a placeholder to replace before ``push_to_hub``."""
+
+
+def size_category(n: int) -> str:
+    """The Hub's ``size_categories`` bucket of ``n`` rows.
+
+    >>> size_category(999), size_category(1000), size_category(43_200)
+    ('n<1K', '1K<n<10K', '10K<n<100K')
+    """
+    buckets = ((10**3, "n<1K"), (10**4, "1K<n<10K"), (10**5, "10K<n<100K"), (10**6, "100K<n<1M"),
+               (10**7, "1M<n<10M"), (10**8, "10M<n<100M"))
+    return next((name for bound, name in buckets if n < bound), "n>1T" if n >= 10**12 else "100M<n<1B")
 
 
 def library_versions() -> dict[str, str]:
@@ -58,13 +81,25 @@ def library_versions() -> dict[str, str]:
     }
 
 
-def card_extra() -> dict[str, Any]:
-    """YAML fields beyond ``configs``/``dataset_info``/``license``."""
+def card_license(settings: ReleaseSettings) -> str:
+    """The card's ``license``: Apache-2.0 for generated data, ``other`` when user tables bring their own."""
+    return "apache-2.0" if settings.source == "seeds" else "other"
+
+
+def card_extra(rows: Mapping[str, int]) -> dict[str, Any]:
+    """YAML fields beyond ``configs``/``dataset_info``/``license``: what the Hub indexes and filters on."""
     return {
         "pretty_name": "REND-EQUIV",
-        "task_categories": ["visual-question-answering"],
         "language": ["en"],
-        "tags": ["charts", "figure-qa", "equivariance", "reliability", "synthetic"],
+        "multilinguality": ["monolingual"],
+        "task_categories": ["visual-question-answering"],
+        "task_ids": ["visual-question-answering"],
+        "size_categories": [size_category(rows.get("renderings", max(rows.values(), default=0)))],
+        "source_datasets": ["original"],
+        "annotations_creators": ["machine-generated"],
+        "language_creators": ["machine-generated"],
+        "tags": ["charts", "figure-qa", "chart-question-answering", "equivariance", "reliability",
+                 "label-free", "synthetic", "benchmark"],
     }
 
 
@@ -121,10 +156,12 @@ Equivariance-Consistency Score (ECS): whether a model's answers move the way the
 ## Configs
 
 - `instances` — one row per instance: `data` (chart data JSON), `question`, `target` (exact
-  answer), `answer_type` (`number` or `label`), `labels`, the base `image` and its `style`,
-  `rerenders` (list of `style_id`, `style` JSON, `image`) and `edits` (list of `type`, `params`
+  answer), `answer_type` (`number` or `label`), `labels`, the base image's `render_id` and `style`,
+  `rerenders` (list of `style_id`, `style` JSON, `render_id`) and `edits` (list of `type`, `params`
   JSON, `transform` JSON, `target` — the expected answer of the edited chart —, edited `data`
-  JSON and `image`), and `source` (`synthetic`, or the table file the instance was built from).
+  JSON and `render_id`), and `source` (`synthetic`, or the table file the instance was built from).
+  It holds no images: each `render_id` names a row of `renderings` (of `matched_cycle_renderings`
+  for `matched_cycle`), so every image is stored once.
 - `renderings` — one row per image a model answers: `render_id` (unique), `instance_id`,
   `data_seed`, `template_id`, `family`, `question_type`, `role` (`base`, `rerender`, `edit`),
   `variant` (`base`, the style id, or the edit type), `image`, `question`, `target`,
@@ -136,8 +173,13 @@ Equivariance-Consistency Score (ECS): whether a model's answers move the way the
 
 ```python
 from datasets import load_dataset
-renderings = load_dataset("PATH_OR_REPO", "renderings", split="train")
+renderings = load_dataset("{HUB_REPO}", "renderings", split="test")   # or a local release folder
+rows = renderings.remove_columns("image")   # the references of the `evaluate` modules
 ```
+
+Every config has one split, `test`: REND-EQUIV is an evaluation benchmark with no training
+data. `renderings` is the default config. `{HUB_REPO}` is a placeholder for the repository
+this folder is pushed to.
 
 ## Counts
 
@@ -163,7 +205,34 @@ For an instance with base answer ŷ and edit answers ŷ_g, the residual of edit 
 ECS = mean over g ∈ G (zoom included) of 1[ρ_g ≤ τ_g]; no labels are needed. An instance is
 flagged when ECS < 0.5. REA is the fraction of the K re-renderings agreeing with the base answer;
 IBEM are instances with REA ≥ 0.75 whose base answer is wrong. `rend-equiv score` and the
-`metrics/ecs` module compute these from a predictions file keyed by `render_id`.
+`evaluate` modules `metrics/ecs`, `metrics/rea` and `metrics/ibem` call the same functions:
+
+```python
+import evaluate
+ecs = evaluate.load("metrics/ecs")          # from a checkout of rend-equiv, or its Space on the Hub
+ecs.compute(predictions=outputs, references=rows)   # outputs[i] answers rows[i]
+```
+
+## Intended use
+
+Evaluating vision-language models that read charts: accuracy (relaxed, 5% for numbers),
+and label-free reliability signals (REA, ECS and their combination) judged against it.
+Answer every row of `renderings` and score the answers with `rend-equiv score` or the
+`evaluate` modules. It is a test set: do not train on it, and report the data seeds used.
+
+## Limitations and biases
+
+- The charts are synthetic: clean matplotlib drawings of generated data with English
+  labels. Accuracy here says little about scanned, hand-drawn or dense real-world charts.
+- The question templates are few (read a value, difference, sum, argmax, argmin, which of
+  two is larger, pie share); free-form reasoning over charts is out of scope.
+- ECS detects only errors that do not commute with the suite's edits (paper Theorem 2): a
+  pure scale bias escapes the scale edit, a swap-consistent confusion escapes the swap edit.
+  A high ECS is not proof of a correct answer.
+- Relaxed correctness (5%) can accept a misread value close to the truth and reject a
+  correct answer given in another unit than the question's.
+- Every label and value is machine-generated; the vocabulary of labels (regions, products,
+  years) is English and Western-leaning.
 
 ## How it was generated
 
@@ -190,6 +259,9 @@ Library versions:
 ## License and citation
 
 {_license(settings)}
+
+Please cite both papers: the benchmark and ECS, and the pivotal-vote panels whose metrics
+share the package.
 
 ```bibtex
 {CITATION}

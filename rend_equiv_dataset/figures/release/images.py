@@ -1,9 +1,9 @@
 """Every image of one instance: base, K re-renderings, one per edit — rendered once, cached on disk.
 
-An instance's images depend only on the instance and K (DESIGN §6): the
+An instance's images depend only on the instance and K (docs/design.md §6): the
 base and every edit are drawn in the base style (paper §5), the
 re-renderings in the first K styles of the instance's style stream that lay
-out legibly (DESIGN §3.2). So instance k gives the same bytes whether it is
+out legibly (docs/design.md §3.2). So instance k gives the same bytes whether it is
 rendered alone, in order, reversed or in another process.
 
 The cache makes a killed build resumable: each instance is written to its own
@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from rend_equiv_dataset import __version__
+from rend_equiv_dataset.figures.charts.data import ChartData
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
@@ -53,10 +54,30 @@ def render_instance(instance: Instance, rerenders: int) -> InstanceImages:
     return InstanceImages(base.png, base.style, _render_rerenders(instance, rerenders), edits)
 
 
+_BASE_DRAWINGS: dict[ChartData, Rendering] = {}
+"""Base-style drawings made before the release (the table legibility check), by chart."""
+
+
+def remember_base(data: ChartData, rendering: Rendering) -> None:
+    """Keep a base-style drawing of ``data`` made elsewhere, so the release does not draw it again.
+
+    Only :func:`~rend_equiv_dataset.figures.charts.render.render` output in
+    :func:`~rend_equiv_dataset.figures.charts.styles.base_style` belongs here: the
+    bytes are those a fresh render gives, so reusing them keeps every image
+    identical. Pool workers are forked after the check, so they see it too.
+    """
+    _BASE_DRAWINGS[data] = rendering
+
+
+def _base_drawing(data: ChartData) -> Rendering:
+    known = _BASE_DRAWINGS.get(data)
+    return known if known is not None else render(data, base_style())
+
+
 def _render_base_and_edits(instance: Instance) -> tuple[Rendering, tuple[bytes, ...]]:
     """The base image and every edit's image, all in the base style."""
-    base = render(instance.data, base_style())
-    return base, tuple(render(edit.data, base_style()).png for edit in instance.edits)
+    base = _base_drawing(instance.data)
+    return base, tuple(_base_drawing(edit.data).png for edit in instance.edits)
 
 
 def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, bytes], ...]:
@@ -196,7 +217,7 @@ def render_all(
     """Render every instance into ``cache`` (skipping those already there); yields folders in order.
 
     ``workers > 1`` uses a fork pool, one process per worker, each warmed up
-    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (DESIGN §6). A pool
+    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (docs/design.md §6). A pool
     job is half an instance (its K re-renderings, or its base and edits), the
     bigger half queued first, so the workers run out of work at nearly the
     same time; the parent joins the halves and writes each instance's folder

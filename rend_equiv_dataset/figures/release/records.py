@@ -1,10 +1,12 @@
-"""Rows of the released configs (DESIGN §3.4, §7.2) and their ``datasets`` features.
+"""Rows of the released configs (docs/design.md §3.4, §7.2) and their ``datasets`` features.
 
 - ``instances`` (and ``matched_cycle``): one row per instance — data JSON,
-  question, answer, base image, the K re-renderings and the edits as lists of
-  structs.
+  question, answer, the K re-renderings and the edits as lists of structs.
+  It holds no images: the base, each re-rendering and each edit name their
+  image by ``render_id``, a row of the per-image config, so every image is
+  stored once.
 - ``renderings`` (and ``matched_cycle_renderings``): one row per image a
-  model answers, exactly the fields of DESIGN §7.2.
+  model answers, exactly the fields of docs/design.md §7.2.
 
 ``render_id`` is ``<instance_id>/base``, ``<instance_id>/rerender/<style_id>``
 or ``<instance_id>/edit/<edit_type>`` (an instance has at most one edit of each
@@ -28,6 +30,7 @@ from rend_equiv_dataset.schema import (
     RERENDER,
     RERENDER_FIELDS,
     render_id,
+    rendering_features,
 )
 from rend_equiv_dataset.transforms import IDENTITY, to_json
 
@@ -89,14 +92,16 @@ def _image(png: bytes) -> dict[str, Any]:
 
 
 def instance_row(instance: Instance, images: InstanceImages) -> dict[str, Any]:
-    """One row of the ``instances`` config."""
+    """One row of the ``instances`` config; images are referred to by ``render_id``."""
     record = instance_record(instance)
-    edits = [{**edit, "image": _image(png)} for edit, png in zip(record.pop("edits"), images.edits)]
+    iid = instance.instance_id
+    edits = [{**edit, "render_id": render_id(iid, "edit", edit["type"])} for edit in record.pop("edits")]
     return {
         **record,
-        "image": _image(images.base),
+        "render_id": render_id(iid, "base", "base"),
         "style": images.base_style.to_json(),
-        "rerenders": [{"style_id": s.style_id, "style": s.to_json(), "image": _image(png)} for s, png in images.rerenders],
+        "rerenders": [{"style_id": s.style_id, "style": s.to_json(), "render_id": render_id(iid, "rerender", s.style_id)}
+                      for s, _ in images.rerenders],
         "edits": edits,
     }
 
@@ -133,23 +138,14 @@ def _string() -> datasets.Value:
 
 
 def instance_features() -> datasets.Features:
-    """Features of the ``instances`` and ``matched_cycle`` configs."""
+    """Features of the ``instances`` and ``matched_cycle`` configs (no images: ``render_id`` refers to them)."""
     import datasets
 
     s, i = _string, datasets.Value("int64")
 
     def struct(fields: tuple[str, ...]) -> dict[str, Any]:
-        return {name: datasets.Image() if name == "image" else s() for name in fields}
+        return {name: s() for name in fields}
 
-    types = {"data_seed": i, "index": i, "labels": datasets.List(s()), "image": datasets.Image(),
+    types = {"data_seed": i, "index": i, "labels": datasets.List(s()),
              "rerenders": datasets.List(struct(RERENDER_FIELDS)), "edits": datasets.List(struct(EDIT_FIELDS))}
     return datasets.Features({name: types.get(name, s()) for name in INSTANCE_COLUMNS})
-
-
-def rendering_features() -> datasets.Features:
-    """Features of the ``renderings`` config, in the order of DESIGN §7.2."""
-    import datasets
-
-    s = _string
-    types = {"data_seed": datasets.Value("int64"), "image": datasets.Image(), "labels": datasets.List(s())}
-    return datasets.Features({name: types.get(name, s()) for name in RENDERING_COLUMNS})

@@ -9,7 +9,7 @@ The pipeline, one module per step:
 - :mod:`.pipeline`, :mod:`.panel_report`, :mod:`.plots` — files in, report folder out;
 - :mod:`.simulate`, :mod:`.synthetic` — planted-error readers and in-memory releases;
 - :mod:`.leaderboard` — submissions in the Hugging Face results shape;
-- :mod:`.execution_signal` — the per-instance rules as plain functions (what ``metrics/`` wraps);
+- :mod:`.signals` — ECS, REA and IBEM of outputs on ``renderings`` rows (what ``metrics/`` wraps);
 - :mod:`.predictions` — the predictions file reader.
 
 Answers are read by :mod:`rend_equiv_dataset.figures.answers`; the cluster
@@ -35,9 +35,10 @@ _EXPORTS = {
     "simulate": "simulate",
     "parse_spec": "simulate",
     "predicted_by_edit": "simulate",
-    "ecs_from_outputs": "signals",
-    "rea_from_outputs": "signals",
-    "ibem_summary": "signals",
+    "score_outputs": "signals",
+    "ecs_result": "signals",
+    "rea_result": "signals",
+    "ibem_result": "signals",
     "submit": "leaderboard",
 }
 

@@ -1,4 +1,4 @@
-"""The paper's evaluation of one model on any number of data seeds (paper §5–6, Appendix C; DESIGN §3.5, §7.4).
+"""The paper's evaluation of one model on any number of data seeds (paper §5–6, Appendix C; docs/design.md §3.5, §7.4).
 
 :func:`evaluate` turns per-instance scores into the report dictionary: the
 headline numbers with template-clustered bootstrap intervals (10,000
@@ -187,7 +187,7 @@ def add_headline_stats(boot: Bootstrap, cols: Columns, threshold: float) -> None
 
 
 def signal_table(stats: dict, cols: Columns) -> dict[str, dict]:
-    """``signals`` of DESIGN §7.4: AUROC (scikit-learn), RC-AUC and ECE per signal, overall and REA ≥ 0.75."""
+    """``signals`` of docs/design.md §7.4: AUROC (scikit-learn), RC-AUC and ECE per signal, overall and REA ≥ 0.75."""
     from sklearn.metrics import roc_auc_score
 
     table = {}
@@ -427,7 +427,7 @@ def evaluate(
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
 ) -> dict:
-    """Every table of the report (DESIGN §7.4) from per-instance scores."""
+    """Every table of the report (docs/design.md §7.4) from per-instance scores."""
     cols = columns(scores)
     boot = Bootstrap(cols.templates, n_resamples, seed)
     add_headline_stats(boot, cols, threshold)

@@ -1,4 +1,4 @@
-"""Per-instance signals: correctness, REA, residuals, ECS, IBEM, baselines (paper §3, §5; DESIGN §3.5).
+"""Per-instance signals: correctness, REA, residuals, ECS, IBEM, baselines (paper §3, §5; docs/design.md §3.5).
 
 An instance is one base rendering with its K re-renderings and its edits
 (rows of the ``renderings`` config sharing an ``instance_id``). For each:

@@ -6,7 +6,7 @@ row counts as many times as its cluster was drawn. :meth:`Weights.unit` gives
 the plain estimate (every row once), and the blocks of
 :func:`rend_equiv_dataset.stats.resample_counts` give the
 10,000-resample bootstrap, so one vectorised code path serves both
-(DESIGN §6). Rows are reduced to per-cluster sums once (``np.bincount``), so a
+(docs/design.md §6). Rows are reduced to per-cluster sums once (``np.bincount``), so a
 statistic costs a (R × clusters) product, never a loop over resamples.
 Scores are confidences: higher means "more likely correct". Ties are handled
 in expectation over a random order of tied rows, so no result depends on row

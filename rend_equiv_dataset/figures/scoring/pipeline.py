@@ -1,4 +1,4 @@
-"""Score a predictions file against a release: read, validate, score, evaluate (DESIGN §3.5, §7.4).
+"""Score a predictions file against a release: read, validate, score, evaluate (docs/design.md §3.5, §7.4).
 
 A reader that reads every number ×1.5 is invisible to the scale and zoom
 edits and caught by the offset edit wherever the commutator exceeds 5%:

@@ -29,6 +29,37 @@ def _save(figure, path: Path) -> None:  # type: ignore[no-untyped-def]
     figure.savefig(path, metadata={"Software": None})
 
 
+PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
+DASHES = ("-", "--", "-.", ":")
+
+
+def signal_styles(names: list[str]) -> dict[str, dict]:
+    """One look per signal such that no line can hide another.
+
+    Lines are drawn in the given order, each narrower than the one before and
+    with its own colour and dash pattern, so where two signals coincide (ECS
+    and min(REA, ECS) often do) the earlier, wider line shows on both sides of
+    the later one.
+
+    >>> styles = signal_styles(["ecs", "rea", "combined"])
+    >>> [s["linewidth"] for s in styles.values()], [s["zorder"] for s in styles.values()]
+    ([4.0, 2.75, 1.5], [2, 3, 4])
+    """
+    n = len(names)
+    widths = np.linspace(4.0, 1.5, n) if n > 1 else np.array([2.0])
+    return {
+        name: {"color": PALETTE[i % len(PALETTE)], "linestyle": DASHES[i % len(DASHES)] if i else "-",
+               "linewidth": float(widths[i]), "zorder": 2 + i}
+        for i, name in enumerate(names)
+    }
+
+
+def _legend_outside(figure, ax) -> None:  # type: ignore[no-untyped-def]
+    """The legend right of the axes, so it covers no line."""
+    ax.set_position((0.1, 0.12, 0.62, 0.78))
+    ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small", frameon=False)
+
+
 def detection_plot(report: dict, path: Path) -> None:
     """Observed detection per edit type with intervals, and the predicted rate as a marker."""
     table = report["detection_by_edit"]
@@ -54,40 +85,43 @@ def detection_plot(report: dict, path: Path) -> None:
 def risk_coverage_plot(run: ScoreRun, path: Path) -> None:
     """Error rate among the most confident k instances, against coverage k/n, per signal."""
     cols = columns(run.scores)
-    figure = _figure()
+    figure = _figure(7.4, 4.0)
     ax = figure.add_subplot()
-    for name, values in cols.signals.items():
+    drawn = {name: values for name, values in cols.signals.items() if (~np.isnan(values)).any()}
+    styles = signal_styles(list(drawn))
+    for name, values in drawn.items():
         have = ~np.isnan(values)
-        if not have.any():
-            continue
         order = np.argsort(-values[have], kind="stable")
         errors = (~cols.correct[have])[order].astype(float)
         k = np.arange(1, errors.size + 1)
-        ax.plot(k / errors.size, np.cumsum(errors) / k, label=name)
+        ax.plot(k / errors.size, np.cumsum(errors) / k, label=name, **styles[name])
     ax.set_xlabel("coverage")
     ax.set_ylabel("risk (error rate)")
     ax.set_title("Risk–coverage")
-    ax.legend(fontsize="small")
+    _legend_outside(figure, ax)
     _save(figure, path)
 
 
 def reliability_plot(run: ScoreRun, path: Path) -> None:
     """Accuracy against mean confidence per bin, for signals that are probabilities."""
     cols = columns(run.scores)
-    figure = _figure()
+    figure = _figure(7.4, 4.0)
     ax = figure.add_subplot()
-    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1)
-    for name, values in cols.signals.items():
-        have = ~np.isnan(values)
-        conf = confidence(name, values)
-        if conf is None or not have.any():
-            continue
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, zorder=1)
+    drawn = {name: confidence(name, values) for name, values in cols.signals.items()}
+    drawn = {name: conf for name, conf in drawn.items() if conf is not None and (~np.isnan(cols.signals[name])).any()}
+    styles = signal_styles(list(drawn))
+    markers = "osD^v<>p"
+    for i, (name, conf) in enumerate(drawn.items()):
+        have = ~np.isnan(cols.signals[name])
         bins = reliability_bins(cols.correct[have], conf[have])
-        ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker="o", label=name)
+        size = 4 + 2 * (len(drawn) - 1 - i)  # earlier markers larger: a coinciding later one sits inside
+        ax.plot([b["confidence"] for b in bins], [b["accuracy"] for b in bins], marker=markers[i % len(markers)],
+                markersize=size, label=name, **styles[name])
     ax.set_xlabel("confidence")
     ax.set_ylabel("accuracy")
     ax.set_title("Reliability")
-    ax.legend(fontsize="small")
+    _legend_outside(figure, ax)
     _save(figure, path)
 
 

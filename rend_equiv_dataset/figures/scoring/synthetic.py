@@ -1,4 +1,4 @@
-"""Synthetic ``renderings`` rows (DESIGN §7.2) without images, for scoring tests and benchmarks.
+"""Synthetic ``renderings`` rows (docs/design.md §7.2) without images, for scoring tests and benchmarks.
 
 Scoring reads only the text columns, so a table with the release's shape can
 be made in memory: numeric instances carry scale, offset and zoom edits;

@@ -1,4 +1,4 @@
-"""Error taxonomy of wrong answers, computed rather than hand-labelled (DESIGN §3.5, paper §4.3 and §6).
+"""Error taxonomy of wrong answers, computed rather than hand-labelled (docs/design.md §3.5, paper §4.3 and §6).
 
 For an instance whose base answer is wrong, the model's answers on the base
 and on each edited figure are paired with their correct answers. Numeric

@@ -10,21 +10,28 @@ a rule: the questions, exact answers a*(D, q) and φ_g come from
 :mod:`rend_equiv_dataset.figures.edits.controls`, and every edit passes
 :func:`~rend_equiv_dataset.figures.generate.verify_law` (paper Eq. 1).
 
-Questions (DESIGN §3.1): a table keeps the user questions that
+Questions (docs/design.md §3.1): a table keeps the user questions that
 :mod:`rend_equiv_dataset.figures.tables.questions` recognises and confirms;
 a table without a kept question gets one question per question type its
 family asks in the synthetic set
 (:data:`~rend_equiv_dataset.figures.generate.FAMILY_QUESTIONS`), posed by
 the package's templates.
 
-Edits (DESIGN §3.3): suite ``main`` is the synthetic set's (scale, offset,
+Edits (docs/design.md §3.3): suite ``main`` is the synthetic set's (scale, offset,
 delete_max, swap, zoom where they apply), ``full`` adds the m-cycle, and
 ``pilot`` is the paper's real-figure pilot: a ×2 scale edit plus the zoom
 control. A real table may already hold near-ties or non-positive values;
 the controls then forbid only what an edit adds (a problem the base data has
 itself is not held against the edit), and an edit that would turn a label
-question into a tie is skipped. Charts the renderer cannot draw legibly are
-skipped and counted, never drawn clipped.
+question into a tie is skipped. A table with negative values gets a zoom
+range that runs below its smallest value (:func:`covering_zoom`), so every
+bar stays visible. On an ordered axis (years, numbers) swap and cycle are not
+used: relabelling 2019 as 2021 would draw time out of order. Charts the
+renderer cannot draw legibly are skipped and counted, never drawn clipped;
+the legibility check keeps its base-style drawings
+(:func:`~rend_equiv_dataset.figures.release.images.remember_base`), so the
+release does not draw them again. Every table that gives no instance is named
+in :attr:`TableBuild.unbuilt` with the reason.
 """
 
 from __future__ import annotations
@@ -41,6 +48,7 @@ from rend_equiv_dataset.figures.charts.canonical import format_answer
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
 from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, edit_type, transform_for, violations
+from rend_equiv_dataset.figures.edits.operators import ZOOM_HEADROOM, Proposal
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import (
     EDIT_TRIES,
@@ -61,6 +69,7 @@ from rend_equiv_dataset.figures.tables.questions import (
     ill_posed,
     with_question_words,
 )
+from rend_equiv_dataset.figures.tables.grid import is_ordered_axis
 from rend_equiv_dataset.figures.tables.read import GivenQuestion, SourceTable, TableSet
 from rend_equiv_dataset.transforms import IDENTITY
 
@@ -93,6 +102,7 @@ class TableBuild:
     sources: Mapping[str, str]
     questions: tuple[QuestionReport, ...] = ()
     skipped: Mapping[str, int] = field(default_factory=dict)
+    unbuilt: Mapping[str, str] = field(default_factory=dict)
 
     def summary(self) -> dict[str, Any]:
         statuses = Counter(q.status.value for q in self.questions)
@@ -102,6 +112,7 @@ class TableBuild:
             "questions": {s.value: statuses.get(s.value, 0) for s in QuestionStatus},
             "skipped": dict(sorted(self.skipped.items())),
             "question_reports": [q.to_dict() for q in self.questions if q.status is not QuestionStatus.KEPT],
+            "tables_without_instances": dict(sorted(self.unbuilt.items())),
         }
 
 
@@ -156,7 +167,34 @@ def hides_values(chart: ChartData) -> bool:
     return min(values) < low or max(values) > high
 
 
+def covering_zoom(data: ChartData, rng: np.random.Generator) -> Proposal:
+    """A zoom range for data with negative values: from below the smallest value (or 0) to above
+    the largest (or 0), padded by the zoom headroom, in whole numbers; data and answer unchanged.
+
+    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> chart = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (-3.5, 2.0, 5.0)),))
+    >>> low, high = covering_zoom(chart, np.random.default_rng(0)).params["value_range"]
+    >>> low <= -3.5 and high >= 5.0 and float(low).is_integer() and float(high).is_integer()
+    True
+    """
+    values = [v for s in data.series for v in s.values]
+    if data.family is Family.STACKED_BAR:
+        values += [sum(column) for column in zip(*(s.values for s in data.series))]
+    low, high = min(0.0, min(values)), max(0.0, max(values))
+    pad = (high - low) * (float(rng.uniform(*ZOOM_HEADROOM)) - 1.0)
+    value_range = [float(np.floor(low - pad)), float(np.ceil(high + pad))]
+    return Proposal(data.replace(value_range=tuple(value_range)), {"value_range": value_range})
+
+
+def _relabels_time(base: ChartData, edited: ChartData) -> bool:
+    """Whether an edit permutes the labels of an ordered (year or number) axis, drawing time out of order."""
+    return (edited.categories != base.categories and sorted(edited.categories) == sorted(base.categories)
+            and is_ordered_axis(base.categories))
+
+
 def _propose(kind: str, data: ChartData, question: Question, rng: np.random.Generator, suite: str) -> Any:
+    if edit_type(kind).invariance and data.family is not Family.PIE and min(v for s in data.series for v in s.values) < 0:
+        return covering_zoom(data, rng)
     proposal = OPERATORS[kind](data, question, rng)
     if suite == "pilot" and kind == "scale":
         for _ in range(64):
@@ -176,6 +214,8 @@ def make_edit(kind: str, data: ChartData, question: Question, rng: np.random.Gen
         proposal = _propose(kind, data, question, rng, suite)
         if proposal is None:
             return None, why
+        if _relabels_time(data, proposal.data):
+            return None, "relabelling an ordered (time) axis would draw it out of order"
         if problems := _new_problems(data, proposal.data, kind):
             why = problems[0]
             continue
@@ -201,6 +241,8 @@ class Legibility:
     Synthetic data is drawn from ranges the renderer is built for; a real table
     may not be (overlapping value labels on a crowded line chart), so table
     charts are drawn once here and the illegible ones are reported, not built.
+    Each legible drawing is kept for the release (it draws the same chart in the
+    same style), so checking costs no extra render.
     """
 
     def __init__(self, enabled: bool = True) -> None:
@@ -213,9 +255,10 @@ class Legibility:
         if chart not in self._known:
             from rend_equiv_dataset.figures.charts.render import IllegibleChartError, render
             from rend_equiv_dataset.figures.charts.styles import base_style
+            from rend_equiv_dataset.figures.release.images import remember_base
 
             try:
-                render(chart, base_style())
+                remember_base(chart, render(chart, base_style()))
                 self._known[chart] = True
             except IllegibleChartError:
                 self._known[chart] = False
@@ -296,7 +339,15 @@ def instances_from_tables(tables: TableSet, *, seed: int = 0, suite: str = "main
     instances: list[Instance] = []
     reports: list[QuestionReport] = []
     skipped: Counter[str] = Counter()
+    unbuilt: dict[str, str] = {}
+    for refusal in tables.refused:
+        unbuilt[refusal.table_id] = f"refused: {refusal}"
+        for given in by_table.get(refusal.table_id, []):
+            reports.append(QuestionReport(given.table_id, given.file, given.line, given.question, given.answer,
+                                          QuestionStatus.NOT_BUILT, "the table was refused"))
     for table in tables.tables:
+        before = len(instances)
+        table_skips: Counter[str] = Counter()
         chart = with_question_words(table.chart)
         posed: list[tuple[Question, str, int | None]] = []
         for given in by_table.get(table.table_id, []):
@@ -308,19 +359,25 @@ def instances_from_tables(tables: TableSet, *, seed: int = 0, suite: str = "main
             posed = [(q, question_text(chart, q), None) for q in template_questions(chart, _rng(seed, table.table_id, 0))]
         if not legible(chart):
             skipped["table: the chart is not legible"] += 1
+            unbuilt[table.table_id] = "the renderer cannot draw this table legibly"
             for _, _, r in posed:
                 if r is not None:
                     reports[r] = _not_built(reports[r], "the renderer cannot draw this table legibly")
             continue
         for k, (question, text, r) in enumerate(posed):
-            edits = build_edits(chart, question, _rng(seed, table.table_id, k + 1), suite, skipped, legible)
+            edits = build_edits(chart, question, _rng(seed, table.table_id, k + 1), suite, table_skips, legible)
             if edits is None:
-                skipped["instance: no zoom control"] += 1
+                table_skips["instance: no zoom control"] += 1
                 if r is not None:
                     reports[r] = _not_built(reports[r], "no zoom control passes the difficulty controls")
                 continue
             instances.append(_instance(table, chart, question, text, seed, k, edits))
-    return TableBuild(tuple(instances), {i.instance_id: i.source for i in instances}, tuple(reports), dict(skipped))
+        skipped.update(table_skips)
+        if len(instances) == before:
+            why = "; ".join(k for k in table_skips if not k.startswith("instance:")) or "no question could be posed"
+            unbuilt[table.table_id] = f"no instance: {why}"
+    return TableBuild(tuple(instances), {i.instance_id: i.source for i in instances}, tuple(reports), dict(skipped),
+                      unbuilt)
 
 
 def matched_from_tables(tables: TableSet, *, seed: int = 0, legible: Legibility | None = None) -> TableBuild:
@@ -346,10 +403,12 @@ def matched_from_tables(tables: TableSet, *, seed: int = 0, legible: Legibility 
 
 
 def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite: str, rerenders: int,
-                  matched_limit: int, command: str) -> tuple[dict[str, list[Instance]], Any, dict[str, Any]]:
+                  matched_limit: int, command: str, strict: bool = False
+                  ) -> tuple[dict[str, list[Instance]], Any, dict[str, Any]]:
     """Instance sets, release settings and a report for ``rend-equiv build --from-tables``.
 
     ``matched_limit`` caps the matched swap-versus-cycle set per seed (``--matched-cycle``; 0: none).
+    ``strict`` stops at the first unusable table instead of refusing it and going on.
     """
     from rend_equiv_dataset.figures.tables.grid import parse_family
     from rend_equiv_dataset.figures.tables.read import load_tables
@@ -357,14 +416,15 @@ def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite:
 
     _check_suite(suite)
     chosen = None if family is None else parse_family(family, field="--family")
-    tables = load_tables(path, family=chosen)
+    tables = load_tables(path, family=chosen, strict=strict)
     legible = Legibility()
     builds = [instances_from_tables(tables, seed=seed, suite=suite, legible=legible) for seed in seeds]
     matched = [i for seed in seeds if matched_limit
                for i in matched_from_tables(tables, seed=seed, legible=legible).instances[:matched_limit]]
     sets = {"instances": [i for b in builds for i in b.instances]}
     if not sets["instances"]:
-        raise InputError("no table gave an instance (see the question reports)", field="--from-tables")
+        reasons = "; ".join(f"{t}: {why}" for t, why in sorted(builds[0].unbuilt.items()))
+        raise InputError(f"no table gave an instance ({reasons})", field="--from-tables")
     if matched:
         sets["matched_cycle"] = matched
     settings = ReleaseSettings(seeds=tuple(seeds), per_family=0, rerenders=rerenders, matched_cycle=len(matched),
@@ -373,9 +433,29 @@ def table_release(path: Any, *, family: str | None, seeds: Sequence[int], suite:
     skipped: Counter[str] = Counter()
     for build in builds:
         skipped.update(build.skipped)
+    unbuilt = {t: why for b in builds for t, why in b.unbuilt.items()
+               if all(t in other.unbuilt for other in builds)}
     report = {**builds[0].summary(), "n_instances": len(sets["instances"]), "n_matched_cycle": len(matched),
-              "skipped": dict(sorted(skipped.items())), "suite": suite, "seeds": list(seeds)}
+              "skipped": dict(sorted(skipped.items())), "suite": suite, "seeds": list(seeds),
+              "refused_tables": [r.to_dict() for r in tables.refused],
+              "tables_without_instances": dict(sorted(unbuilt.items())),
+              "table_notes": {t.table_id: list(t.notes) for t in tables.tables if t.notes}}
     return sets, settings, report
+
+
+def table_problems(report: Mapping[str, Any]) -> list[str]:
+    """One line per table that gave no instance (refused ones first, with file, line, field and reason).
+
+    >>> table_problems({"refused_tables": [{"table_id": "a", "file": "t/a.csv", "line": 3, "field": "column 2",
+    ...     "reason": "non_numeric_cell: expected a number, got 'x'"}], "tables_without_instances":
+    ...     {"a": "refused: …", "b": "the renderer cannot draw this table legibly"}})
+    ["t/a.csv:3: field 'column 2': non_numeric_cell: expected a number, got 'x'", 'b: the renderer cannot draw this table legibly']
+    """
+    refused = report.get("refused_tables", [])
+    lines = [str(InputError(r["reason"], file=r["file"], line=r["line"], field=r["field"])) for r in refused]
+    ids = {r["table_id"] for r in refused}
+    lines += [f"{t}: {why}" for t, why in report.get("tables_without_instances", {}).items() if t not in ids]
+    return lines
 
 
 TABLE_REPORT = "tables_report.json"

@@ -79,6 +79,8 @@ _FROM_PROBLEM = {
     Problem.NON_NUMERIC: FailureReason.NON_NUMERIC_CELL,
     Problem.MIXED_UNITS: FailureReason.MIXED_UNITS,
     Problem.NO_SERIES: FailureReason.UNPARSEABLE,
+    Problem.DUPLICATE_SERIES: FailureReason.UNPARSEABLE,
+    Problem.PRECISION: FailureReason.NON_NUMERIC_CELL,
 }
 
 

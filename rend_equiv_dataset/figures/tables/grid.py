@@ -6,18 +6,42 @@ further column is one series named by its header, except a column headed
 ``title`` (any case), which holds the chart title.
 
 Cells are numbers: ``1234``, ``1,234.5`` (thousands commas in strict groups of
-three), ``-0.5``, ``1e-05``, ``45%``, ``$12`` (a leading ``$ € £ ¥``).
+three), ``-0.5``, ``1e-05``, ``45%``, ``$12`` (a leading ``$ € £ ¥``); a
+footnote marker after a number or a label (``12.5*``, ``2019/20*``, ``†``,
+``¹``, ``[3]``) is dropped. A missing cell (empty, ``nan``, ``-``, ``—``,
+``n/a``, ``NA``, ``..``, ``null``) never stops a usable table: a series with
+more than half of its cells missing is dropped, then every category still
+missing a value is dropped, each with a note in :attr:`ParsedTable.notes`;
+only when fewer than two categories or no series remain is the table refused.
+
+Values are shown to six decimals at most (the canonical answers of
+:mod:`rend_equiv_dataset.figures.charts.canonical`). Values that need more
+are rounded to six decimals when none is below 0.01 (``3.14159265``); smaller
+ones (``0.0000000012``) are drawn in a unit ``10^-k`` times as large, k the
+smallest that brings every non-zero value to 1 or more: the unit reads
+``×10⁻ᵏ``, and ``extra["value_scale"]`` records ``1e-k`` so a given answer
+in the table's own unit can still be checked. A table whose values then
+exceed 10^9 (more than nine orders of magnitude apart) is refused.
+
+Series headers must be distinct after their units are split off.
+
+Time goes left to right: a category axis of years or numbers written in
+descending order is reversed, and a table whose value columns are all years
+(``Country,2010,2015,2020``) is, when nobody chose a family, read with the
+years as categories and each row as a series, so it is drawn as a line chart
+(:func:`years_as_rows`).
 
 Units (documented patterns, applied to each series header):
 ``Revenue (million USD)`` or ``Revenue [million USD]`` → series ``Revenue``,
-unit ``million USD``; ``Revenue in million U.S. dollars`` → unit ``million
+unit ``million USD`` (bracketed words that read as part of the name, such as
+``North America (and Caribbean)`` or ``Asia (excl. China)``, are not a unit); ``Revenue in million U.S. dollars`` → unit ``million
 U.S. dollars`` when the word after ``in`` is a scale word (thousand, million,
 billion, trillion) or ``percent``; a column whose cells all end in ``%`` has
 unit ``%``, and one whose cells all start with a currency symbol has that
 symbol as its unit. A chart has one value axis, so all series must share one
 unit (series without a unit take it).
 
-Family (DESIGN §3.1), when nobody chose one: one series — ``pie`` when the
+Family (docs/design.md §3.1), when nobody chose one: one series — ``pie`` when the
 unit is ``%``, no value is negative and the values sum to 100 ± 1 (rounded
 shares), otherwise ``bar``; several series — ``line`` when every category is
 a number or a year (an ordered axis), otherwise ``grouped_bar``. ``scatter``
@@ -56,6 +80,22 @@ _UNIT_AFTER_IN = re.compile(
     re.IGNORECASE,
 )
 _ORDERED_CATEGORY = re.compile(r"^(?:[-+]?\d+(?:\.\d+)?|(?:FY|Q[1-4]\s)?'?\d{2,4}(?:[/-]\d{1,4})?\*?)$")
+_YEAR = re.compile(r"^(?:FY\s?)?(?P<year>1[5-9]\d\d|2\d\d\d)(?:[/-]\d{1,4})?$")
+_FOOTNOTE = re.compile(r"(?:\s*(?:\*+|[†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+|\[(?:\d{1,2}|[a-z])\]))+$")
+MISSING_CELLS = frozenset({"", "nan", "-", "--", "\u2013", "\u2014", "n/a", "na", "n.a.", "..", "...", "\u2026",
+                           "null", "none"})
+"""Cell texts (case folded, spaces stripped) that mean "no value"."""
+_NOT_UNIT_WORDS = frozenset({"and", "or", "incl", "including", "excl", "excluding", "except", "without", "with",
+                             "ex", "e.g", "i.e", "see", "not", "of", "for", "from", "to", "in", "only", "total",
+                             "all", "plus", "other", "others", "former", "formerly", "also"})
+ROUNDED_MIN_VALUE = 0.01
+"""Values with more than six decimals are rounded to six when none is smaller than this (four
+significant digits kept at least); smaller ones are re-expressed in a smaller unit."""
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+MAX_SCALED_VALUE = 1e9
+"""Largest magnitude a rescaled value may take (float precision for six decimals)."""
+MIN_SCALED_VALUE = 1e-5
+"""Smallest non-zero magnitude a value may take, so an edit (×0.5) still fits in six decimals."""
 
 
 class Problem(str, Enum):
@@ -68,6 +108,8 @@ class Problem(str, Enum):
     NON_NUMERIC = "non_numeric_cell"
     MIXED_UNITS = "mixed_units"
     NO_SERIES = "no_series"
+    DUPLICATE_SERIES = "duplicate_series"
+    PRECISION = "precision"
 
 
 @dataclass
@@ -100,6 +142,8 @@ class ParsedTable:
     categories: tuple[str, ...]
     columns: tuple[Column, ...]
     title: str | None = None
+    notes: tuple[str, ...] = ()
+    scale_exponent: int = 0
 
     @property
     def unit(self) -> str:
@@ -118,12 +162,14 @@ def parse_number(cell: str | int | float) -> tuple[float, str] | None:
     ((1234.5, ''), (45.0, '%'), None, (-3.0, '$'))
     >>> parse_number("12,34"), parse_number("n/a"), parse_number(""), parse_number(True)
     (None, None, None, None)
+    >>> parse_number("12.5*"), parse_number("7 [2]")
+    ((12.5, ''), (7.0, ''))
     """
     if isinstance(cell, bool):
         return None
     if isinstance(cell, (int, float)):
         return (float(cell), "") if math.isfinite(cell) else None
-    match = _NUMBER.match(cell.strip())
+    match = _NUMBER.match(strip_footnote(cell))
     if match is None:
         return None
     text = match["digits"].replace(",", "") + (match["exponent"] or "")
@@ -138,6 +184,40 @@ def parse_number(cell: str | int | float) -> tuple[float, str] | None:
     return value, unit
 
 
+def strip_footnote(text: str) -> str:
+    """The text without trailing footnote markers (``*``, ``†``, ``¹``, ``[3]``), stripped.
+
+    >>> strip_footnote("2019/20*"), strip_footnote("Europe†"), strip_footnote("12 [a]"), strip_footnote("*")
+    ('2019/20', 'Europe', '12', '*')
+    """
+    text = text.strip()
+    stripped = _FOOTNOTE.sub("", text).strip()
+    return stripped or text
+
+
+def is_missing(cell: str | int | float) -> bool:
+    """Whether a cell means "no value" (:data:`MISSING_CELLS`, or a float NaN).
+
+    >>> [is_missing(c) for c in ("", " NaN ", "—", "n/a", "..", "0", 0.0, float("nan"))]
+    [True, True, True, True, True, False, False, True]
+    """
+    if isinstance(cell, bool):
+        return False
+    if isinstance(cell, float):
+        return math.isnan(cell)
+    if isinstance(cell, int):
+        return False
+    return cell.strip().lower() in MISSING_CELLS
+
+
+def _reads_as_unit(text: str) -> bool:
+    """Whether bracketed header text is a unit rather than part of the name (``and Caribbean``)."""
+    words = text.replace(".", " ").split()
+    if not words or len(words) > 5 or not any(ch.isalpha() or ch in "%$€£¥" for ch in text):
+        return False
+    return words[0].lower() not in _NOT_UNIT_WORDS
+
+
 def split_header(header: str) -> tuple[str, str]:
     """Split a series header into (name, unit) by the documented unit patterns.
 
@@ -145,11 +225,15 @@ def split_header(header: str) -> tuple[str, str]:
     (('Revenue', 'million USD'), ('Share', '%'), ('Units sold', ''))
     >>> split_header("Revenue in million U.S. dollars")
     ('Revenue', 'million U.S. dollars')
+    >>> split_header("North America (and Caribbean)"), split_header("Asia (excl. China) (%)")
+    (('North America (and Caribbean)', ''), ('Asia (excl. China)', '%'))
+    >>> split_header("Exports*")
+    ('Exports', '')
     """
-    text = header.strip()
+    text = strip_footnote(header)
     for pattern in (_UNIT_IN_BRACKETS, _UNIT_AFTER_IN):
         match = pattern.match(text)
-        if match and match["name"].strip():
+        if match and match["name"].strip() and (pattern is _UNIT_AFTER_IN or _reads_as_unit(match["unit"])):
             return match["name"].strip(), match["unit"].strip()
     return text, ""
 
@@ -170,9 +254,16 @@ def parse_grid(header: Sequence[str], rows: Sequence[Sequence[str | int | float]
     """Validate a header and rows of cells into a :class:`ParsedTable`.
 
     Raises :class:`TableProblem` with the 0-based row and the column header.
+    Missing cells, footnote markers, long decimals, descending years and years
+    as columns are handled by the rules of the module docstring, each leaving a note.
 
     >>> parse_grid(["Year", "Sales (k units)", "Returns (k units)"], [["2020", "1,200", "30"], ["2021", "1,350", "41"]])
-    ParsedTable(x_label='Year', categories=('2020', '2021'), columns=(Column(name='Sales', unit='k units', values=(1200.0, 1350.0)), Column(name='Returns', unit='k units', values=(30.0, 41.0))), title=None)
+    ParsedTable(x_label='Year', categories=('2020', '2021'), columns=(Column(name='Sales', unit='k units', values=(1200.0, 1350.0)), Column(name='Returns', unit='k units', values=(30.0, 41.0))), title=None, notes=(), scale_exponent=0)
+    >>> table = parse_grid(["Year", "A", "B"], [["2021", "1", "n/a"], ["2020", "-", ""], ["2019", "2", "4"]])
+    >>> table.categories, [c.values for c in table.columns]
+    (('2019', '2021'), [(2.0, 1.0)])
+    >>> table.notes
+    ("series 'B' dropped: 2 of 3 values missing", "category '2020' dropped: no value for 'A'", 'years written newest first are drawn oldest first')
     """
     header = [str(h).strip() for h in header]
     title_index = next((i for i, h in enumerate(header) if i > 0 and h.lower() == "title"), None)
@@ -189,19 +280,52 @@ def parse_grid(header: Sequence[str], rows: Sequence[Sequence[str | int | float]
     value_indices = [i for i in range(1, len(header)) if i != title_index]
     if not value_indices:
         raise TableProblem(Problem.NO_SERIES, "the table has no value column after the category column")
-    categories = _categories(rows)
-    columns = tuple(_column(header[i], [row[i] for row in rows], i) for i in value_indices)
     title = _title_column(header, rows, title_index) if title_index is not None else None
-    _check_units(columns)
-    return ParsedTable(header[0], categories, columns, title)
+    labels = _labels(rows)
+    columns = [_column(header[i], [row[i] for row in rows], i) for i in value_indices]
+    _check_series_names(columns)
+    notes: list[str] = []
+    x_label = header[0]
+    labels, columns = _drop_missing(labels, columns, notes)
+    categories = _categories(labels)
+    final = tuple(Column(c.name, c.unit, tuple(float(v) for v in c.values if v is not None)) for c in columns)
+    _check_units(final)
+    if is_descending(categories):
+        categories = categories[::-1]
+        final = tuple(Column(c.name, c.unit, c.values[::-1]) for c in final)
+        notes.append("years written newest first are drawn oldest first")
+    final, exponent = _fit_decimals(final, notes)
+    return ParsedTable(x_label, categories, final, title, tuple(notes), exponent)
 
 
-def _categories(rows: Sequence[Sequence[Any]]) -> tuple[str, ...]:
-    seen: dict[str, int] = {}
+@dataclass(frozen=True)
+class _RawColumn:
+    """A value column as read: missing cells are ``None``; ``rows`` are the data rows they came from."""
+
+    name: str
+    unit: str
+    values: tuple[float | None, ...]
+    where: str
+    rows: tuple[int, ...]
+
+
+def _labels(rows: Sequence[Sequence[Any]]) -> list[tuple[str, int]]:
+    """Category labels with their data row; a row with no label is an error unless it is all missing."""
+    labels = []
     for r, row in enumerate(rows):
         label = str(row[0]).strip()
         if not label:
+            if all(is_missing(c) for c in row[1:]):
+                continue
             raise TableProblem(Problem.NON_NUMERIC, "empty category label", row=r, column="column 1")
+        labels.append((label, r))
+    return labels
+
+
+def _categories(labels: Sequence[tuple[str, int]]) -> tuple[str, ...]:
+    """Unique category labels, footnote markers dropped when that keeps them unique."""
+    seen: dict[str, int] = {}
+    for label, r in labels:
         if label in seen:
             raise TableProblem(
                 Problem.DUPLICATE_CATEGORY,
@@ -212,16 +336,21 @@ def _categories(rows: Sequence[Sequence[Any]]) -> tuple[str, ...]:
         seen[label] = r
     if len(seen) < 2:
         raise TableProblem(Problem.TOO_FEW_CATEGORIES, f"a chart needs at least 2 categories, got {len(seen)}")
-    return tuple(seen)
+    stripped = [strip_footnote(label) for label in seen]
+    return tuple(stripped) if len(set(stripped)) == len(stripped) else tuple(seen)
 
 
-def _column(header: str, cells: Sequence[Any], index: int) -> Column:
+def _column(header: str, cells: Sequence[Any], index: int) -> _RawColumn:
     name, unit = split_header(header)
     where = f"column {index + 1} ({header!r})" if header else f"column {index + 1}"
     if not name:
         raise TableProblem(Problem.NO_SERIES, "a value column has an empty header", column=where)
-    values, cell_units = [], set()
+    values: list[float | None] = []
+    cell_units = set()
     for r, cell in enumerate(cells):
+        if is_missing(cell):
+            values.append(None)
+            continue
         parsed = parse_number(cell)
         if parsed is None:
             raise TableProblem(Problem.NON_NUMERIC, f"expected a number, got {str(cell)!r}", row=r, column=where)
@@ -231,12 +360,119 @@ def _column(header: str, cells: Sequence[Any], index: int) -> Column:
         raise TableProblem(
             Problem.MIXED_UNITS, f"cells mix units {sorted(cell_units)} in one column", column=where
         )
-    (cell_unit,) = cell_units
+    cell_unit = next(iter(cell_units), "")
     if cell_unit and unit and cell_unit != unit:
         raise TableProblem(
             Problem.MIXED_UNITS, f"cells carry {cell_unit!r} but the header says {unit!r}", column=where
         )
-    return Column(name, unit or cell_unit, tuple(values))
+    return _RawColumn(name, unit or cell_unit, tuple(values), where, tuple(range(len(cells))))
+
+
+def _check_series_names(columns: Sequence[_RawColumn]) -> None:
+    seen: dict[str, str] = {}
+    for column in columns:
+        key = " ".join(column.name.lower().split())
+        if key in seen:
+            raise TableProblem(Problem.DUPLICATE_SERIES,
+                               f"series {column.name!r} is also the name of {seen[key]}; rename one of them",
+                               column=column.where)
+        seen[key] = column.where
+
+
+def years_as_rows(table: ParsedTable) -> ParsedTable | None:
+    """The table turned so its year columns become the category axis (one series per row),
+    or ``None`` when its value columns are not all years or its rows are already ordered.
+
+    >>> table = parse_grid(["Country", "2020", "2015", "2010"], [["France", "3", "2", "1"], ["Peru", "1", "2", "3"]])
+    >>> turned = years_as_rows(table)
+    >>> turned.categories, [(c.name, c.values) for c in turned.columns]
+    (('2010', '2015', '2020'), [('France', (1.0, 2.0, 3.0)), ('Peru', (3.0, 2.0, 1.0))])
+    """
+    names = [c.name for c in table.columns]
+    if (len(names) < 3 or not all(_YEAR.match(n) for n in names) or is_ordered_axis(table.categories)
+            or len({c.unit for c in table.columns}) != 1):
+        return None
+    unit = table.columns[0].unit
+    columns = tuple(Column(label, unit, tuple(c.values[i] for c in table.columns))
+                    for i, label in enumerate(table.categories))
+    categories = tuple(names)
+    notes = [*table.notes, "years given as columns are drawn as categories, one series per row"]
+    if is_descending(categories):
+        categories = categories[::-1]
+        columns = tuple(Column(c.name, c.unit, c.values[::-1]) for c in columns)
+        notes.append("years written newest first are drawn oldest first")
+    return ParsedTable("Year", categories, columns, table.title, tuple(notes), table.scale_exponent)
+
+
+def _drop_missing(labels: list[tuple[str, int]], columns: list[_RawColumn], notes: list[str]
+                  ) -> tuple[list[tuple[str, int]], list[_RawColumn]]:
+    """Drop mostly-missing series, then categories still missing a value (notes say which and why)."""
+    positions = [r for _, r in labels]
+    kept = []
+    for column in columns:
+        missing = [r for r in positions if column.values[r] is None]
+        if len(missing) * 2 > len(positions):
+            notes.append(f"series {column.name!r} dropped: {len(missing)} of {len(positions)} values missing")
+        else:
+            kept.append(column)
+    if not kept:
+        raise TableProblem(Problem.NO_SERIES, "every series has more than half of its values missing",
+                           column=", ".join(c.where for c in columns))
+    rows = []
+    for label, r in labels:
+        gap = next((c for c in kept if c.values[r] is None), None)
+        if gap is None:
+            rows.append((label, r))
+        else:
+            notes.append(f"category {label!r} dropped: no value for {gap.name!r}")
+    if len(rows) < 2:
+        raise TableProblem(Problem.TOO_FEW_CATEGORIES,
+                           f"a chart needs at least 2 categories, {len(rows)} remain after dropping the "
+                           f"{len(labels) - len(rows)} with missing values")
+    kept_rows = [r for _, r in rows]
+    return rows, [_RawColumn(c.name, c.unit, tuple(c.values[r] for r in kept_rows), c.where,
+                             tuple(range(len(kept_rows)))) for c in kept]
+
+
+def _year_key(label: str) -> float | None:
+    match = re.search(r"[-+]?\d+(?:\.\d+)?", label)
+    return float(match.group()) if match else None
+
+
+def is_descending(categories: Sequence[str]) -> bool:
+    """Whether an ordered (numeric or year) axis is written strictly newest first."""
+    if len(categories) < 2 or not is_ordered_axis(categories):
+        return False
+    keys = [_year_key(c) for c in categories]
+    return all(a is not None and b is not None and a > b for a, b in zip(keys, keys[1:]))
+
+
+def _exact_at(value: float, exponent: int) -> bool:
+    scaled = value * 10.0**exponent
+    return abs(scaled - round(scaled, 6)) <= 1e-10 * max(1.0, abs(scaled))
+
+
+def _fit_decimals(columns: tuple[Column, ...], notes: list[str]) -> tuple[tuple[Column, ...], int]:
+    """Values that need more than six decimals: rounded when they are not small, else re-expressed
+    in a smaller unit (module docstring); returns the columns and the exponent k of ``10^-k``."""
+    values = [v for c in columns for v in c.values]
+    nonzero = [abs(v) for v in values if v != 0]
+    if not nonzero or (min(nonzero) >= MIN_SCALED_VALUE and all(_exact_at(v, 0) for v in values)):
+        return columns, 0
+    if min(nonzero) >= ROUNDED_MIN_VALUE:
+        notes.append("values with more than 6 decimals are rounded to 6")
+        return tuple(Column(c.name, c.unit, tuple(float(round(v, 6)) for v in c.values)) for c in columns), 0
+    exponent = math.ceil(-math.log10(min(nonzero)))
+    factor = 10.0**exponent
+    if max(nonzero) * factor > MAX_SCALED_VALUE:
+        raise TableProblem(Problem.PRECISION,
+                           f"values from {min(nonzero):g} to {max(nonzero):g} cannot all be shown to 6 decimals; "
+                           f"give the smallest in a smaller unit or round them")
+    power = f"×10{str(-exponent).translate(_SUPERSCRIPT)}"
+    scaled = tuple(Column(c.name, f"{power} {c.unit}".strip(), tuple(float(round(v * factor, 6)) for v in c.values))
+                   for c in columns)
+    notes.append(f"values below {ROUNDED_MIN_VALUE:g} need more than 6 decimals: drawn in units of 10^-{exponent}")
+    return scaled, exponent
 
 
 def _title_column(header: Sequence[str], rows: Sequence[Sequence[Any]], index: int) -> str | None:
@@ -314,9 +550,12 @@ def to_chart(
     """Chart data for a parsed table; a family the table cannot take raises :class:`InputError`.
 
     Precedence for each field: ``meta`` (JSON/meta file) over what the table says; ``family``
-    (the user's choice) over both; the title falls back to ``title``.
+    (the user's choice) over both; the title falls back to ``title``, then to
+    :func:`header_title` (never a file name or table id).
     """
     meta = dict(meta or {})
+    if family is None and not meta.get("family") and (turned := years_as_rows(table)) is not None:
+        table = turned
     chosen = family or (parse_family(meta["family"]) if meta.get("family") else infer_family(table))
     if (why := _check_family(table, chosen)) is not None:
         raise InputError(why, field="family")
@@ -329,12 +568,40 @@ def to_chart(
     x_label = table.x_label if chosen is not Family.SCATTER else table.columns[0].name
     return ChartData(
         family=chosen,
-        title=str(meta.get("title") or table.title or title or ""),
+        title=str(meta.get("title") or table.title or title or header_title(table)),
         categories=table.categories,
         series=series,
         x_label=str(meta.get("x_label", x_label)),
         y_label=str(meta.get("y_label", y_label)),
         unit=str(meta.get("unit", table.unit)),
         x_values=x_values,
-        extra=tuple(sorted((str(k), str(v)) for k, v in (meta.get("extra") or {}).items())),
+        extra=tuple(sorted(_extra(table, meta).items())),
     )
+
+
+def _extra(table: ParsedTable, meta: Mapping[str, Any]) -> dict[str, str]:
+    extra = {str(k): str(v) for k, v in (meta.get("extra") or {}).items()}
+    if table.scale_exponent:
+        extra["value_scale"] = f"1e-{table.scale_exponent}"
+    return extra
+
+
+def header_title(table: ParsedTable) -> str:
+    """A title read from the headers, for a table that gives none.
+
+    >>> header_title(ParsedTable("Country", ("A", "B"), (Column("Exports", "bn USD", (1.0, 2.0)),)))
+    'Exports by country'
+    >>> header_title(ParsedTable("Year", ("2019", "2020"), (Column("Coal", "", (1.0, 2.0)), Column("Gas", "", (1.0, 2.0)))))
+    'Coal and Gas by year'
+    """
+    names = [c.name for c in table.columns]
+    if len(names) == 1:
+        subject = names[0]
+    elif len(names) <= 3:
+        subject = ", ".join(names[:-1]) + " and " + names[-1]
+    else:
+        subject = f"{names[0]}, {names[1]} and {len(names) - 2} more"
+    noun = table.x_label.strip()
+    if noun and noun.lower() not in ("characteristic", "category", "label"):
+        return f"{subject} by {noun.lower() if noun[:1].isupper() and noun[1:].islower() else noun}"
+    return subject

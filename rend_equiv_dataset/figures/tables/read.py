@@ -1,7 +1,7 @@
 """Bring-your-own chart tables: CSV/JSON tables and a questions file → chart data.
 
 This is the import side of the real-figure transfer (paper §6 "Transfer to
-real figures", Appendix D; DESIGN §3): a researcher brings the table behind a
+real figures", Appendix D; docs/design.md §3): a researcher brings the table behind a
 chart (ChartQA ships one CSV per chart) and gets the same matched invariance
 and equivariance sets as the synthetic release.
 
@@ -17,7 +17,7 @@ the file stem):
 - **Side files** beside ``NAME.csv``: ``NAME.title.txt`` (the title, one
   line) and ``NAME.meta.json`` (any of ``title``, ``family``, ``x_label``,
   ``y_label``, ``unit``, ``extra``). Without a title anywhere the title is
-  the table id.
+  read from the headers ("Exports by country"), never the table id.
 - **Questions file** ``questions.csv`` (header ``table_id,question,answer``)
   or ``questions.jsonl`` (one object with those three keys per line).
 
@@ -29,7 +29,11 @@ else inferred (:func:`~rend_equiv_dataset.figures.tables.grid.infer_family`).
 Writing tables back is :mod:`rend_equiv_dataset.figures.tables.export`.
 
 Every problem is an :class:`~rend_equiv_dataset.errors.InputError` naming the
-file, the line and the column; nothing is repaired silently.
+file, the line and the column; nothing is repaired silently (what the grid
+rules drop or re-express is listed in :attr:`SourceTable.notes`). A folder is
+read whole: each unusable table becomes a :class:`Refusal` in
+:attr:`TableSet.refused` and the usable ones are built; ``strict=True`` stops
+at the first unusable table instead, and a single file always raises.
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -69,6 +73,29 @@ class SourceTable:
     table_id: str
     chart: ChartData
     source: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A table in a folder that could not be used, where and why (one line of the summary)."""
+
+    table_id: str
+    file: str
+    line: int | None
+    field: str | None
+    reason: str
+
+    @classmethod
+    def from_error(cls, table_id: str, error: InputError) -> Refusal:
+        return cls(table_id, str(error.file), error.line, error.field, error.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "file": self.file, "line": self.line, "field": self.field,
+                "reason": self.reason}
+
+    def __str__(self) -> str:
+        return str(InputError(self.reason, file=self.file, line=self.line, field=self.field))
 
 
 @dataclass(frozen=True)
@@ -88,6 +115,7 @@ class TableSet:
 
     tables: tuple[SourceTable, ...]
     questions: tuple[GivenQuestion, ...]
+    refused: tuple[Refusal, ...] = ()
 
     def by_id(self) -> dict[str, SourceTable]:
         return {t.table_id: t for t in self.tables}
@@ -112,10 +140,10 @@ def read_table(path: str | Path, *, family: Family | None = None, root: Path | N
     except TableProblem as problem:
         raise _located(problem, path, lines) from None
     try:
-        chart = to_chart(parsed, family=family, title=path.stem, meta=meta)
+        chart = to_chart(parsed, family=family, meta=meta)
     except InputError as err:
         raise InputError(err.message, file=path, field=err.field) from None
-    return SourceTable(path.stem, chart, source)
+    return SourceTable(path.stem, chart, source, parsed.notes)
 
 
 def _located(problem: TableProblem, path: Path, lines: Sequence[int] | None) -> InputError:
@@ -211,14 +239,17 @@ def _read_side_files(path: Path) -> dict[str, Any]:
     return meta
 
 
-def read_questions(path: str | Path, table_ids: Sequence[str]) -> tuple[GivenQuestion, ...]:
-    """Read a questions file (``table_id``, ``question``, ``answer``) against the known table ids."""
+def read_questions(path: str | Path, table_ids: Sequence[str], refused: Sequence[str] = ()) -> tuple[GivenQuestion, ...]:
+    """Read a questions file (``table_id``, ``question``, ``answer``) against the known table ids.
+
+    Questions about a ``refused`` table are read (and later reported as not built).
+    """
     path = Path(path)
     if path.suffix == ".jsonl":
         records = _question_records_jsonl(path)
     else:
         records = _question_records_csv(path)
-    known = set(table_ids)
+    known = set(table_ids) | set(refused)
     questions = []
     for line, record in records:
         for key in ("table_id", "question", "answer"):
@@ -275,11 +306,14 @@ def _is_table_file(path: Path) -> bool:
     return path.suffix in TABLE_SUFFIXES
 
 
-def load_tables(path: str | Path, *, family: Family | None = None) -> TableSet:
+def load_tables(path: str | Path, *, family: Family | None = None, strict: bool = False) -> TableSet:
     """Read a table file or a folder of tables (plus an optional questions file).
 
     ``family`` (the user's choice) applies to every table. Table ids must be
     unique across formats (``a.csv`` and ``a.json`` together are an error).
+    In a folder an unusable table is refused (listed in :attr:`TableSet.refused`)
+    and the others are read, unless ``strict``; a folder with no usable table,
+    or a single unusable file, raises.
     """
     path = Path(path)
     if not path.exists():
@@ -290,14 +324,26 @@ def load_tables(path: str | Path, *, family: Family | None = None) -> TableSet:
     if not files:
         raise InputError(f"no .csv, .tsv or .json tables in {path}", field="--from-tables")
     tables: dict[str, SourceTable] = {}
+    refused: list[Refusal] = []
+    sources: dict[str, Path] = {}
     for file in files:
-        table = read_table(file, family=family, root=path)
-        if table.table_id in tables:
-            raise InputError(f"table id {table.table_id!r} is also used by {tables[table.table_id].source}",
-                             file=file)
+        if file.stem in sources:
+            raise InputError(f"table id {file.stem!r} is also used by {sources[file.stem].name}", file=file)
+        sources[file.stem] = file
+        try:
+            table = read_table(file, family=family, root=path)
+        except InputError as err:
+            if strict:
+                raise
+            refused.append(Refusal.from_error(file.stem, err))
+            continue
         tables[table.table_id] = table
+    if not tables:
+        lines = "; ".join(str(r) for r in refused)
+        raise InputError(f"no usable table in {path}: {lines}", field="--from-tables")
     question_files = [path / name for name in QUESTION_FILES if (path / name).is_file()]
     if len(question_files) > 1:
         raise InputError("give questions.csv or questions.jsonl, not both", file=question_files[1])
-    questions = read_questions(question_files[0], list(tables)) if question_files else ()
-    return TableSet(tuple(tables[k] for k in sorted(tables)), questions)
+    questions = (read_questions(question_files[0], list(tables), [r.table_id for r in refused])
+                 if question_files else ())
+    return TableSet(tuple(tables[k] for k in sorted(tables)), questions, tuple(refused))

@@ -1,4 +1,4 @@
-"""The transformers backend: ``AutoModelForImageTextToText`` + ``AutoProcessor`` (DESIGN §5).
+"""The transformers backend: ``AutoModelForImageTextToText`` + ``AutoProcessor`` (docs/design.md §5).
 
 Chat templates build the prompts, requests are batched with left padding, the
 model runs on CPU or one GPU (the device Accelerate assigns to this process).

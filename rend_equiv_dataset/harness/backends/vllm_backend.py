@@ -1,4 +1,4 @@
-"""The vLLM backend: offline ``LLM.chat`` with image inputs (DESIGN §5).
+"""The vLLM backend: offline ``LLM.chat`` with image inputs (docs/design.md §5).
 
 vLLM is imported only when this backend is chosen; when it is missing the user
 is told how to install it. Requests become OpenAI-style chat conversations

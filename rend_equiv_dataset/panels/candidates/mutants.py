@@ -1,7 +1,7 @@
 """Offline candidate pools: mutants and equivalent rewrites of canonical solutions.
 
-Without a solver harness, candidates come from the canonical solutions (DESIGN
-§4.1): realistic bug operators applied once each via ``ast`` —
+Without a solver harness, candidates come from the canonical solutions
+(docs/design.md §4.1): realistic bug operators applied once each via ``ast`` —
 
 ============================  =============================================
 operator                      change

@@ -1,4 +1,4 @@
-"""Candidate and verdict files (JSONL) for code-judge panels (DESIGN §4.1).
+"""Candidate and verdict files (JSONL) for code-judge panels (docs/design.md §4.1).
 
 Candidates: one object per line with ``problem_id``, ``candidate_id``, ``solver``,
 ``code`` (all strings; ``operator`` optional). Verdicts: one line per candidate ×

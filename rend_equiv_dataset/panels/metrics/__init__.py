@@ -1,4 +1,4 @@
-"""Pivotal-vote panel metrics (panels paper §3–6; DESIGN §4.3).
+"""Pivotal-vote panel metrics (panels paper §3–6; docs/design.md §4.3).
 
 Public API, one home per rule:
 

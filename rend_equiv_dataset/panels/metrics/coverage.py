@@ -1,4 +1,4 @@
-"""The verification signal at many coverage levels at once (panels paper §3, Figure 3; DESIGN §4.1).
+"""The verification signal at many coverage levels at once (panels paper §3, Figure 3; docs/design.md §4.1).
 
 The rule itself — q = max(1, min(|T|, ⌊c·|T| + 0.5⌋)), signal = "the first
 q assertions pass" — has one home, :mod:`rend_equiv_dataset.panels.execution_signal`

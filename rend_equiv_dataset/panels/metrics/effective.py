@@ -86,7 +86,7 @@ def n_eff_stack(phi: FloatArray) -> tuple[FloatArray, FloatArray]:
     """(panel, with_signal) n_eff from stacked (..., k+1, k+1) correlations; the last voter is the signal.
 
     ``with_signal`` is the mean over j of n_eff with judge j's error vector
-    replaced by the signal's (DESIGN §7.6): its φ̄ uses the judges other than
+    replaced by the signal's (docs/design.md §7.6): its φ̄ uses the judges other than
     j plus the signal. Bootstrap resamples pass a stack of matrices.
     """
     k = phi.shape[-1] - 1
@@ -99,7 +99,7 @@ def n_eff_stack(phi: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 
 def n_eff_with_signal(errors: NDArray[np.integer], signal_errors: NDArray[np.integer]) -> float:
-    """Mean over j of n_eff when judge j's error vector is replaced by the signal's (DESIGN §7.6).
+    """Mean over j of n_eff when judge j's error vector is replaced by the signal's (docs/design.md §7.6).
 
     >>> e = np.array([[1, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 1]])
     >>> by_hand = [n_eff(e), n_eff(e[:, [0, 0, 2]]), n_eff(e[:, [0, 1, 0]])]

@@ -1,4 +1,4 @@
-"""The panel report: report.json (DESIGN §7.6), report.md with the paper's tables, and plots.
+"""The panel report: report.json (docs/design.md §7.6), report.md with the paper's tables, and plots.
 
 :func:`build_report` computes every number once; :mod:`.render` turns the
 dict into markdown and figures. All rates and gains are fractions.

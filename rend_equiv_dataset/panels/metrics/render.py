@@ -1,7 +1,8 @@
 """report.md and the figures of a panel report, drawn from the dict :func:`.panel_report.build_report` returns.
 
-Markdown shows fractions as percentages (``%``) and gains as percentage
-points (``pp``); report.json keeps fractions. Figures use matplotlib's
+Rates, accuracies and gains are fractions everywhere, as in report.json and
+the figure report (0.112, not 11.2% or +11.2pp): accuracies and rates with
+four decimals, gains signed (+0.1120). Figures use matplotlib's
 object-oriented API (no pyplot state) and PNGs carry no software stamp, so
 the same report gives the same bytes.
 """
@@ -16,24 +17,41 @@ from typing import Any
 from rend_equiv_dataset.reports import markdown_table
 
 
-def _pct(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None or math.isnan(value) else f"{round(100 * value, digits) + 0.0:.{digits}f}%"
+def _missing(value: float | None) -> bool:
+    return value is None or math.isnan(value)
 
 
-def _pp(value: float | None, digits: int = 2) -> str:
-    if value is None or math.isnan(value):
-        return "—"
-    points = round(100 * value, digits) + 0.0  # + 0.0 turns a rounded -0.0 into 0.0
-    return f"{points:+.{digits}f}pp"
+def _pct(value: float | None, digits: int = 4) -> str:
+    """A rate or accuracy as a fraction.
+
+    >>> _pct(0.8244), _pct(None)
+    ('0.8244', '—')
+    """
+    return "—" if _missing(value) else f"{round(value, digits) + 0.0:.{digits}f}"  # + 0.0: no "-0.0000"
 
 
-def _ci(ci: Sequence[float | None] | None) -> str:
+def _pp(value: float | None, digits: int = 4) -> str:
+    """A gain (a difference of accuracies) as a signed fraction.
+
+    >>> _pp(0.112), _pp(-0.0), _pp(float("nan"))
+    ('+0.1120', '+0.0000', '—')
+    """
+    return "—" if _missing(value) else f"{round(value, digits) + 0.0:+.{digits}f}"
+
+
+def _ci(ci: Sequence[float | None] | None, *, signed: bool = True) -> str:
+    """An interval of fractions (signed, for gains).
+
+    >>> _ci([-0.001, 0.0234]), _ci([0.1, 0.25], signed=False), _ci(None)
+    ('[-0.0010, +0.0234]', '[0.1000, 0.2500]', '—')
+    """
     if not ci:
         return "—"
     low, high = ci[0], ci[1]
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
+    if _missing(low) or _missing(high):
         return "—"
-    return f"[{round(100 * low, 2) + 0.0:+.2f}, {round(100 * high, 2) + 0.0:+.2f}]"
+    show = _pp if signed else _pct
+    return f"[{show(low)}, {show(high)}]"
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -48,11 +66,11 @@ def render_markdown(report: dict[str, Any]) -> str:
     """The report's tables in the paper's order (Tables 2, 4, 5, 3, 6, 7; Figures 2–3; Supplementary A)."""
     acc, piv, non = report["accuracy"], report["pivotal"], report["nonpivotal"]
     coverage = report.get("coverage")
-    signal = f"coverage {coverage:.0%}" if coverage is not None else "signal given in the records"
+    signal = f"coverage {coverage:.2f}" if coverage is not None else "signal given in the records"
     out = [f"# Panel report (k = {report['k']}, n = {report['n']}, {report['n_problems']} problems; {signal})", ""]
     out += ["## Uniform-random single-judge replacement (Table 2)", ""]
     out += _table(
-        ["panel accuracy", "uniform accuracy", "overall gain", "pivotal n", "pivotal gain", "95% CI (pp)", "P(gain ≤ 0)", "non-pivotal n", "non-pivotal gain"],
+        ["panel accuracy", "uniform accuracy", "overall gain", "pivotal n", "pivotal gain", "95% CI", "P(gain ≤ 0)", "non-pivotal n", "non-pivotal gain"],
         [[_pct(acc["panel"]), _pct(acc["uniform"]), _pp(report["overall_gain"]), piv["n"], _pp(piv["gain"]), _ci(piv["ci"]),
           _num(piv["p_gain_le_zero"], 4), non["n"], _pp(non["gain"], 4)]],
     )
@@ -70,22 +88,22 @@ def render_markdown(report: dict[str, Any]) -> str:
             ["mean judge–judge φ", _num(phi["judge_judge"])],
             ["mean signal–judge φ", _num(phi["signal_judge"])],
             ["overall accuracy gain (uniform)", _pp(report["overall_gain"])],
-            [f"pivotal gain ({_pct(piv['fraction'], 1)} of queries)", _pp(piv["gain"])],
+            [f"pivotal gain ({_pct(piv['fraction'])} of queries)", _pp(piv["gain"])],
             ["non-pivotal gain", _pp(non["gain"], 4)],
         ],
     )
     out += ["## Panel error rate by margin (Figure 2)", ""]
     out += _table(
-        ["margin", "normalized", "n", "error rate", "95% CI", "uniform gain", "gain 95% CI (pp)"],
-        [[r["margin"], _num(r["normalized_margin"], 2), r["n"], _pct(r["error_rate"]), _ci(r["ci"]).replace("+", ""), _pp(r["uniform_gain"]), _ci(r["gain_ci"])] for r in report["by_margin"]],
+        ["margin", "normalized", "n", "error rate", "95% CI", "uniform gain", "gain 95% CI"],
+        [[r["margin"], _num(r["normalized_margin"], 2), r["n"], _pct(r["error_rate"]), _ci(r["ci"], signed=False), _pp(r["uniform_gain"]), _ci(r["gain_ci"])] for r in report["by_margin"]],
     )
     regions = report["regions"]
     out += ["## False-negative and false-positive rates by region", ""]
-    out += _table(["region", "n", "FNR", "FPR"], [[name, r["n"], _pct(r["fnr"], 1), _pct(r["fpr"], 1)] for name, r in regions.items()])
+    out += _table(["region", "n", "FNR", "FPR"], [[name, r["n"], _pct(r["fnr"]), _pct(r["fpr"])] for name, r in regions.items()])
     out += ["## Judges (Table 5)", ""]
-    rows = [[j["name"], _pct(j["reject_rate"], 1), _pct(j["accuracy"], 1), _pct(j["balanced_accuracy"], 1), _num(j["mcc"])] for j in report["judges"]]
+    rows = [[j["name"], _pct(j["reject_rate"]), _pct(j["accuracy"]), _pct(j["balanced_accuracy"]), _num(j["mcc"])] for j in report["judges"]]
     s = report["signal"]
-    rows.append(["signal", _pct(s["reject_rate"], 1), _pct(s["accuracy"], 1), _pct(s["balanced_accuracy"], 1), _num(s["mcc"])])
+    rows.append(["signal", _pct(s["reject_rate"]), _pct(s["accuracy"]), _pct(s["balanced_accuracy"]), _num(s["mcc"])])
     out += _table(["judge", "reject rate", "accuracy", "balanced accuracy", "MCC"], rows)
     out += _subpanel_section(report)
     out += _asymmetry_section(report)
@@ -93,17 +111,17 @@ def render_markdown(report: dict[str, Any]) -> str:
     out += ["## Matched-accuracy permutation control (Supplementary A)", ""]
     out += _table(
         ["signal accuracy", "real pivotal gain", "synthetic mean", "synthetic 95% range", "share ≥ real", "signals"],
-        [[_pct(pc["signal_accuracy"]), _pp(pc["real_gain"]), _pp(pc["mean_gain"]), _ci(pc["range95"]), _pct(pc["fraction_at_least_real"], 1), pc["n_permutations"]]],
+        [[_pct(pc["signal_accuracy"]), _pp(pc["real_gain"]), _pp(pc["mean_gain"]), _ci(pc["range95"]), _pct(pc["fraction_at_least_real"]), pc["n_permutations"]]],
     )
     if report.get("coverage_sweep"):
         out += ["## Coverage sweep (Figure 3)", ""]
-        out += _table(["coverage", "signal accuracy", "pivotal gain", "95% CI (pp)"],
-                      [[_pct(r["coverage"], 0), _pct(r["signal_accuracy"]), _pp(r["pivotal_gain"]), _ci(r["ci"])] for r in report["coverage_sweep"]])
+        out += _table(["coverage", "signal accuracy", "pivotal gain", "95% CI"],
+                      [[_pct(r["coverage"], 2), _pct(r["signal_accuracy"]), _pp(r["pivotal_gain"]), _ci(r["ci"])] for r in report["coverage_sweep"]])
     out += ["## Margin-threshold sweep (uniform replacement where the margin is at most t)", ""]
-    out += _table(["t", "call rate", "accuracy"], [[r["max_margin"], _pct(r["call_rate"], 1), _pct(r["accuracy"])] for r in report["threshold_sweep"]])
+    out += _table(["t", "call rate", "accuracy"], [[r["max_margin"], _pct(r["call_rate"]), _pct(r["accuracy"])] for r in report["threshold_sweep"]])
     out += ["## Policies (Table 7)", ""]
-    out += _table(["policy", "accuracy", "gain", "95% CI (pp)", "call rate"],
-                  [[r["policy"], _pct(r["accuracy"]), _pp(r["gain"]), _ci(r["ci"]), _pct(r["call_rate"], 1)] for r in report["policy"]])
+    out += _table(["policy", "accuracy", "gain", "95% CI", "call rate"],
+                  [[r["policy"], _pct(r["accuracy"]), _pp(r["gain"]), _ci(r["ci"]), _pct(r["call_rate"])] for r in report["policy"]])
     if report.get("by_benchmark"):
         out += ["## By benchmark", ""]
         out += _table(["benchmark", "n", "pivotal n", "pivotal gain", "non-pivotal n", "non-pivotal gain"],
@@ -130,7 +148,7 @@ def _asymmetry_section(report: dict[str, Any]) -> list[str]:
     size = 2 * rows[1]["tally"]
     out = [f"## Even sub-panels, k′ = {size} (Table 6)", ""]
     return out + _table(
-        ["tally s", "margin", "pivotal (Prop. 2)", "n", "gain", "per-subset gains (pp)"],
+        ["tally s", "margin", "pivotal (Prop. 2)", "n", "gain", "per-subset gains"],
         [[r["tally"], r["margin"], "yes" if r["pivotal"] else "no", r["n"], _pp(r["gain"], 4),
           ", ".join(_pp(g) for g in r["subset_gains"])] for r in rows],
     )
@@ -184,14 +202,31 @@ def _bars(path: Path, x: Sequence[int], y: Sequence[float | None], cis: Sequence
     _save(figure, path)
 
 
-def _coverage_plot(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+def _coverage_plot(path: Path, rows: Sequence[dict[str, Any]]) -> Any:
+    """Pivotal gain against signal accuracy, one point per coverage level.
+
+    The coverage of each point is its colour (read on the colour bar), not a
+    text label beside it: the 13+ levels crowd together where the signal's
+    accuracy saturates, and labels there would overlap. Returns the figure.
+    """
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
+
     figure, axes = _figure()
-    accuracy = [r["signal_accuracy"] for r in rows]
-    gain = _clean([r["pivotal_gain"] for r in rows])
-    axes.errorbar(accuracy, gain, yerr=_errors(gain, [r["ci"] for r in rows]), fmt="o", color="#4c72b0", capsize=3)
-    for r, g in zip(rows, gain):
-        axes.annotate(f"{r['coverage']:.0%}", (r["signal_accuracy"], g), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    axes.set_position((0.14, 0.16, 0.66, 0.74))
+    ordered = sorted(rows, key=lambda r: r["coverage"])
+    accuracy = [r["signal_accuracy"] for r in ordered]
+    gain = _clean([r["pivotal_gain"] for r in ordered])
+    coverage = [r["coverage"] for r in ordered]
+    norm, cmap = Normalize(vmin=0.0, vmax=max(coverage)), colormaps["viridis"]
+    axes.plot(accuracy, gain, color="#bbbbbb", linewidth=1, zorder=1)
+    axes.errorbar(accuracy, gain, yerr=_errors(gain, [r["ci"] for r in ordered]), fmt="none", ecolor="#999999",
+                  capsize=2, zorder=2)
+    points = axes.scatter(accuracy, gain, c=coverage, cmap=cmap, norm=norm, s=22, zorder=3)
+    colorbar = figure.colorbar(points, cax=figure.add_axes((0.84, 0.16, 0.03, 0.74)))
+    colorbar.set_label("coverage c (share of assertions run)", fontsize=8)
     axes.set_xlabel("signal accuracy")
     axes.set_ylabel("pivotal gain (uniform replacement)")
     axes.set_title("Coverage sweep", fontsize=10)
     _save(figure, path)
+    return figure

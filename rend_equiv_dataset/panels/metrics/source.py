@@ -1,4 +1,4 @@
-"""Panel records (DESIGN §7.5) → :class:`PanelData`, with the signal at a coverage level for full-form records."""
+"""Panel records (docs/design.md §7.5) → :class:`PanelData`, with the signal at a coverage level for full-form records."""
 
 from __future__ import annotations
 

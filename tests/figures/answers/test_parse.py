@@ -1,4 +1,4 @@
-"""Answer parsing on real-looking model outputs (DESIGN §3.5)."""
+"""Answer parsing on real-looking model outputs (docs/design.md §3.5)."""
 
 import pytest
 from hypothesis import assume, given

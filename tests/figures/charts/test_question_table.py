@@ -69,7 +69,7 @@ def test_answers_follow_labels_not_positions():
     assert answer(swapped, Question("value", "2024", ("France",))) == 19.5
 
 
-# --- the applicability table (DESIGN §3.3) --------------------------------------------------
+# --- the applicability table (docs/design.md §3.3) --------------------------------------------------
 
 EXPECTED_EDITS = {
     "value": {"scale", "offset", "zoom"},

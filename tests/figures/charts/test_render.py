@@ -114,7 +114,7 @@ def test_scatter_points_carry_label_and_value_and_pie_slices_are_named():
     texts, _ = _texts(CHARTS[Family.PIE], base_style())
     for category, value in zip(CATEGORIES[:4], (35, 25, 20, 20)):
         assert category in texts
-        assert f"{value}\n({value:.1f}%)" in texts
+        assert f"{value}%" in texts  # values in percent: one percentage, not value and share
 
 
 @pytest.mark.parametrize("family, orientation", [(Family.BAR, "vertical"), (Family.BAR, "horizontal"),

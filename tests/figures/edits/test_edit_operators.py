@@ -1,4 +1,4 @@
-"""Edit operators: each changes exactly what DESIGN §3.3 says, and nothing else."""
+"""Edit operators: each changes exactly what docs/design.md §3.3 says, and nothing else."""
 
 import numpy as np
 import pytest

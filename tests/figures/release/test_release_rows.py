@@ -1,4 +1,4 @@
-"""A small release, read back with `datasets`: contracts of DESIGN §7.2 and the edit law on stored rows."""
+"""A small release, read back with `datasets`: contracts of docs/design.md §7.2 and the edit law on stored rows."""
 
 import hashlib
 import io
@@ -31,9 +31,15 @@ def release(tmp_path_factory):
     sets = {"instances": generate_instances(0, per_family=1), "matched_cycle": generate_matched_cycle(0, n=2)}
     settings = ReleaseSettings(seeds=(0,), per_family=1, rerenders=K, matched_cycle=2)
     summary = build_release(sets, root / "out", settings, workers=1, progress=False)
-    cache = root / "hf-cache"
-    loaded = {c: datasets.load_dataset(str(summary.folder), c, split="train", cache_dir=str(cache)) for c in CONFIGS}
+    # one private cache per config: datasets caches a local folder by its name
+    loaded = {c: datasets.load_dataset(str(summary.folder), c, split="test", cache_dir=str(root / f"hf-cache-{c}"))
+              for c in CONFIGS}
     return summary, sets, loaded
+
+
+def _images_by_render_id(loaded):
+    """render_id → decoded image, from the per-image configs (the only ones holding images)."""
+    return {r["render_id"]: r["image"] for c in ("renderings", "matched_cycle_renderings") for r in loaded[c]}
 
 
 def _pixels(image):
@@ -44,15 +50,19 @@ def _decode(png):
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
 
 
-def test_all_configs_load_with_decoded_images(release):
+def test_all_configs_load_and_images_are_stored_once(release):
     summary, sets, loaded = release
     assert summary.rows == {c: len(loaded[c]) for c in CONFIGS}
     assert len(loaded["instances"]) == 6 and len(loaded["matched_cycle"]) == 2
-    row = loaded["instances"][0]
-    assert isinstance(row["image"], Image.Image)
-    assert all(isinstance(r["image"], Image.Image) for r in row["rerenders"])
-    assert all(isinstance(e["image"], Image.Image) for e in row["edits"])
     assert isinstance(loaded["renderings"][0]["image"], Image.Image)
+    images = _images_by_render_id(loaded)
+    for config, per_image in (("instances", "renderings"), ("matched_cycle", "matched_cycle_renderings")):
+        assert "image" not in loaded[config].column_names
+        ids = set(loaded[per_image]["render_id"])
+        referred = [ref for row in loaded[config] for ref in
+                    [row["render_id"], *(r["render_id"] for r in row["rerenders"]), *(e["render_id"] for e in row["edits"])]]
+        assert sorted(referred) == sorted(ids)  # every image referred to exactly once, nothing dangling
+        assert all(isinstance(images[ref], Image.Image) for ref in referred)
     assert not cache_folder(summary.folder).exists()
 
 
@@ -91,46 +101,73 @@ def test_matched_cycle_rows_carry_swap_and_cycle(release):
 
 def test_edit_images_are_the_edited_data_drawn_in_the_base_style(release):
     _, sets, loaded = release
+    images = _images_by_render_id(loaded)
     for row in loaded["instances"]:
         base_data = ChartData.from_json(row["data"])
         for edit in row["edits"]:
             expected = render(ChartData.from_json(edit["data"]), base_style()).png
-            assert np.array_equal(_pixels(edit["image"]), _decode(expected))
+            assert np.array_equal(_pixels(images[edit["render_id"]]), _decode(expected))
             if edit["type"] == "zoom":  # second, independent construction: only the axis range changes
                 params = json.loads(edit["params"])
                 zoomed = base_data.replace(value_range=tuple(params["value_range"]))
-                assert np.array_equal(_pixels(edit["image"]), _decode(render(zoomed, base_style()).png))
+                assert np.array_equal(_pixels(images[edit["render_id"]]), _decode(render(zoomed, base_style()).png))
 
 
 def test_rerenderings_are_the_base_data_in_their_stored_style(release):
     _, _, loaded = release
+    images = _images_by_render_id(loaded)
     for row in loaded["instances"]:
         data = ChartData.from_json(row["data"])
-        assert np.array_equal(_pixels(row["image"]), _decode(render(data, Style.from_json(row["style"])).png))
+        assert np.array_equal(_pixels(images[row["render_id"]]), _decode(render(data, Style.from_json(row["style"])).png))
         assert len(row["rerenders"]) == K
         for rerender in row["rerenders"]:
             style = Style.from_json(rerender["style"])
             assert style.style_id == rerender["style_id"]
-            assert np.array_equal(_pixels(rerender["image"]), _decode(render(data, style).png))
+            assert np.array_equal(_pixels(images[rerender["render_id"]]), _decode(render(data, style).png))
 
 
 def test_manifest_and_card(release):
     summary, _, loaded = release
     manifest = dict(line.split("  ")[::-1] for line in (summary.folder / "images.sha256").read_text().splitlines())
-    table = datasets.load_dataset(str(summary.folder), "renderings", split="train",
-                                  cache_dir=str(summary.folder.parent / "hf-cache")).cast_column(
-        "image", datasets.Image(decode=False))
+    table = loaded["renderings"].cast_column("image", datasets.Image(decode=False))
     assert len(manifest) == len(loaded["renderings"]) + len(loaded["matched_cycle_renderings"])
     for row in table:
         assert manifest[row["render_id"]] == hashlib.sha256(row["image"]["bytes"]).hexdigest()
     text = (summary.folder / "README.md").read_text()
-    header = yaml.safe_load(text.split("---")[1])
-    assert header["license"] == "apache-2.0"
-    assert {c["config_name"] for c in header["configs"]} == set(CONFIGS)
-    assert {c["config_name"] for c in header["dataset_info"]} == set(CONFIGS)
     for needle in ("rend-equiv build --seeds 0 --per-family 1 --rerenders 2 --matched-cycle 2",
-                   "images.sha256", "@misc", "Seeds: 0", "matplotlib", "ECS = mean", "| renderings |"):
+                   "images.sha256", "Seeds: 0", "matplotlib", "ECS = mean", "| renderings |",
+                   "## Intended use", "## Limitations and biases", 'split="test"'):
         assert needle in text
+
+
+def test_the_card_parses_and_agrees_with_its_own_parquet_files(release):
+    import pyarrow.parquet as pq
+    from huggingface_hub import DatasetCard
+
+    summary, _, loaded = release
+    card = DatasetCard.load(summary.folder / "README.md")
+    data = card.data.to_dict()
+    assert data["license"] == "apache-2.0" and data["pretty_name"] == "REND-EQUIV" and data["language"] == ["en"]
+    assert data["task_categories"] == ["visual-question-answering"]
+    assert data["task_ids"] == ["visual-question-answering"]
+    assert data["size_categories"] == ["n<1K"] and data["source_datasets"] == ["original"]
+    assert data["annotations_creators"] == data["language_creators"] == ["machine-generated"]
+    assert "charts" in data["tags"]
+    assert {c["config_name"]: c.get("default", False) for c in data["configs"]} == {
+        "instances": False, "renderings": True, "matched_cycle": False, "matched_cycle_renderings": False}
+    info = {c["config_name"]: c for c in data["dataset_info"]}
+    assert set(info) == set(CONFIGS)
+    for config in CONFIGS:
+        files = sorted((summary.folder / "data" / config).glob("*.parquet"))
+        assert [f.name for f in files] == ["test-00000-of-00001.parquet"]
+        table = pq.read_table(files[0])
+        (split,) = info[config]["splits"]
+        assert split == {"name": "test", "num_bytes": table.nbytes, "num_examples": table.num_rows}
+        assert table.num_rows == len(loaded[config]) == summary.rows[config]
+        assert info[config]["download_size"] == files[0].stat().st_size
+        assert datasets.Features._from_yaml_list(info[config]["features"]) == loaded[config].features
+    # both papers, as BibTeX
+    assert "2608.05675" in card.text and "2608.06940" in card.text and card.text.count("@misc{") == 2
 
 
 def test_duplicate_instance_ids_are_refused(tmp_path):

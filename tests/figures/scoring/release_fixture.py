@@ -1,4 +1,4 @@
-"""Small hand-written ``renderings`` tables (DESIGN §7.2) and release folders for scoring tests."""
+"""Small hand-written ``renderings`` tables (docs/design.md §7.2) and release folders for scoring tests."""
 
 from __future__ import annotations
 
@@ -90,8 +90,8 @@ def write_release(rows, folder: Path) -> Path:
 
     folder.mkdir(parents=True, exist_ok=True)
     dataset = datasets.Dataset.from_list(rows)
-    write_config(folder, "renderings", dataset)
-    write_card(folder, card_metadata({"renderings": dataset.features}), "Test release.")
+    written = write_config(folder, "renderings", dataset)
+    write_card(folder, card_metadata([written], default="renderings"), "Test release.")
     return folder
 
 

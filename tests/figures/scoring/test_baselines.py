@@ -1,4 +1,4 @@
-"""Baseline signals from the predictions' optional fields (paper Appendix C; DESIGN §3.5)."""
+"""Baseline signals from the predictions' optional fields (paper Appendix C; docs/design.md §3.5)."""
 
 import math
 

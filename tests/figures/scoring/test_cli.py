@@ -1,4 +1,4 @@
-"""``rend-equiv score | simulate | submit`` end to end on a small release folder (DESIGN §7.1, §7.4)."""
+"""``rend-equiv score | simulate | submit`` end to end on a small release folder (docs/design.md §7.1, §7.4)."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""The strict predictions reader against malformed files (DESIGN §7.3)."""
+"""The strict predictions reader against malformed files (docs/design.md §7.3)."""
 
 import json
 

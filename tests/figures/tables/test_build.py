@@ -109,14 +109,29 @@ def test_same_seed_same_instances_and_tables_do_not_disturb_each_other():
     assert {i.instance_id for i in other_seed.instances}.isdisjoint({i.instance_id for i in first.instances})
 
 
-def test_tables_with_negative_values_are_skipped_not_clipped():
+def test_tables_with_negative_values_get_a_zoom_that_keeps_every_value_visible():
     chart = ChartData(family=Family.BAR, title="Growth", categories=("2019", "2020", "2021"),
                       series=(Series("Growth", (2.5, -3.1, 5.9)),), unit="%")
     build = instances_from_tables(_set(chart))
-    assert build.instances == ()
-    assert build.skipped["zoom: the axis range would hide values (negative data)"] >= 1
     posed = template_questions(with_question_words(chart), np.random.default_rng(0))
-    assert build.skipped["instance: no zoom control"] == len(posed) > 0
+    assert len(build.instances) == len(posed) > 0
+    for instance in build.instances:
+        zoom = next(e for e in instance.edits if e.edit_type == "zoom")
+        low, high = zoom.data.value_range
+        assert low <= -3.1 and high >= 5.9
+        assert not hides_values(zoom.data)
+    assert not any("hide" in k for k in build.skipped)
+
+
+def test_an_ordered_time_axis_is_never_relabelled():
+    chart = ChartData(family=Family.BAR, title="Sales", categories=("2017", "2018", "2019", "2020", "2021", "2022"),
+                      series=(Series("Sales", (3.0, 5.0, 4.0, 9.0, 7.0, 6.0)),))
+    for suite in ("main", "full"):
+        build = instances_from_tables(_set(chart), suite=suite)
+        assert build.instances
+        assert all(e.edit_type not in ("swap", "cycle") for i in build.instances for e in i.edits)
+        assert any("ordered (time) axis" in k for k in build.skipped)
+    assert matched_from_tables(_set(chart)).instances == ()
 
 
 def test_instance_indices_differ_between_tables_and_slots():

@@ -102,7 +102,7 @@ BAD_TABLES = [
     ("ragged.csv", "Year,Sales\n2020,1\n2021,2,3\n", "ragged.csv:3: field 'column 3': ragged_rows"),
     ("empty.csv", "", "empty.csv:1: empty_table"),
     ("dup.csv", "Year,Sales\n2020,1\n2020,2\n", "dup.csv:3: field 'column 1': duplicate_category"),
-    ("text.csv", "Year,Sales (USD)\n2020,1\n2021,n/a\n", "text.csv:3: field \"column 2 ('Sales (USD)')\": non_numeric_cell"),
+    ("text.csv", "Year,Sales (USD)\n2020,1\n2021,about 2\n", "text.csv:3: field \"column 2 ('Sales (USD)')\": non_numeric_cell"),
     ("one.csv", "Year,Sales\n2020,1\n", "one.csv:1: too_few_categories"),
 ]
 

@@ -153,8 +153,10 @@ MALFORMED = [
      FailureReason.NON_NUMERIC_CELL, "'5 kg'", None),
     ("non_numeric_approx", "| Year | Sales |\n|---|---|\n| 2020 | ~5 |\n| 2021 | 6 |", FailureReason.NON_NUMERIC_CELL,
      "'~5'", None),
-    ("non_numeric_empty_cell", "| Year | Sales |\n|---|---|\n| 2020 |  |\n| 2021 | 6 |", FailureReason.NON_NUMERIC_CELL,
-     "''", None),
+    ("missing_cell_leaves_one_category", "| Year | Sales |\n|---|---|\n| 2020 |  |\n| 2021 | 6 |",
+     FailureReason.WRONG_CATEGORY_COUNT, "missing values", None),
+    ("non_numeric_word", "| Year | Sales |\n|---|---|\n| 2020 | many |\n| 2021 | 6 |", FailureReason.NON_NUMERIC_CELL,
+     "'many'", None),
     ("non_numeric_bad_grouping", "Year,Sales\n2020,\"12,34\"\n2021,6", FailureReason.NON_NUMERIC_CELL, "'12,34'", None),
     ("csv_unquoted_thousands", "Year,Sales\n2020,1,234\n2021,987", FailureReason.RAGGED_ROWS, "data row 1", None),
     ("duplicate_category", "| Year | Sales |\n|---|---|\n| 2020 | 5 |\n| 2020 | 6 |", FailureReason.DUPLICATE_CATEGORY,
@@ -200,7 +202,7 @@ def test_summary_counts_every_reason_and_the_success_rate():
     assert sum(report.failures.values()) == len(MALFORMED)
     assert set(report.failures) == {r.value for r in FailureReason}
     assert report.failures["non_numeric_cell"] == 5
-    assert report.failures["wrong_category_count"] == 3
+    assert report.failures["wrong_category_count"] == 4
     assert report.failures["model_error"] == 0
     assert report.to_dict()["success_rate"] == pytest.approx(len(CLEAN) / report.n)
     assert summarize([]).success_rate == 0.0

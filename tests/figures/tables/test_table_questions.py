@@ -133,13 +133,12 @@ def test_question_types_that_do_not_apply_to_the_family_are_reported():
     assert recognise(_chart(), "What percentage of the total exports does Peru account for?").question is None
 
 
-def test_two_readings_make_a_question_ambiguous():
-    # "the total of Peru": the value of the quantity "total" for Peru, or the sum of a quantity "Peru"
+def test_a_total_of_one_named_category_is_not_read_as_the_sum_of_all():
+    # "the total of Peru" is neither the sum of all bars nor a value question whose quantity is "total"
     recognition = recognise(_chart(), "What is the total of Peru?")
-    assert {q.question_type for q in recognition.readings} == {"value", "sum"}
+    assert recognition.question is None and "sum of named categories" in recognition.detail
     question, report = check_question(_chart(), _given("What is the total of Peru?", "8"))
-    assert question is None and report.status is QuestionStatus.AMBIGUOUS
-    assert "value Exports ['Peru']" in report.detail
+    assert question is None and report.status is QuestionStatus.UNRECOGNISED
 
 
 def test_category_labels_that_look_like_series_names():

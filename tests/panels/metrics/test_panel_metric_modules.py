@@ -47,7 +47,7 @@ def test_pivotal_gain_equals_the_library(modules: dict, seed: int) -> None:
     votes, labels, signal = random_panel(seed)
     data = PanelData.from_arrays(votes, labels, signal)
     for kwargs, rule in [({}, None), ({"rule": "majority_side"}, MAJORITY_SIDE), ({"rule": "fixed", "judge_index": 2}, Rule(RuleKind.FIXED, 2))]:
-        out = modules["pivotal_gain"].compute(votes=votes, references=labels, signal=signal, **kwargs)
+        out = modules["pivotal_gain"].compute(predictions=votes, references=labels, signal=signal, **kwargs)
         expected = stratified_gain(data) if rule is None else stratified_gain(data, rule)
         assert out["pivotal_gain"] == pytest.approx(expected.pivotal_gain)
         assert out["nonpivotal_gain"] == 0.0 and out["n_pivotal"] == expected.n_pivotal
@@ -58,25 +58,25 @@ def test_effective_votes_equals_the_library(modules: dict) -> None:
     votes, labels, signal = random_panel(3)
     errors = (np.array(votes) != np.array(labels)[:, None]).astype(int)
     signal_errors = (np.array(signal) != np.array(labels)).astype(int)
-    out = modules["effective_votes"].compute(votes=votes, references=labels, signal=signal)
+    out = modules["effective_votes"].compute(predictions=votes, references=labels, signal=signal)
     assert out["n_eff"] == pytest.approx(n_eff(errors))
     assert out["n_eff_with_signal"] == pytest.approx(n_eff_with_signal(errors, signal_errors))
-    assert "n_eff_with_signal" not in modules["effective_votes"].compute(votes=votes, references=labels)
+    assert "n_eff_with_signal" not in modules["effective_votes"].compute(predictions=votes, references=labels)
 
 
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [
-        ({"votes": [], "references": [], "signal": []}, "votes"),
-        ({"votes": [[1, 0, 1], [1, 0]], "references": [1, 1], "signal": [1, 1]}, "votes"),
-        ({"votes": [[1, 0, 2]], "references": [1], "signal": [1]}, "votes"),
-        ({"votes": [[1], [0]], "references": [1, 0], "signal": [1, 0]}, "votes"),
-        ({"votes": [[1, 0, 1]], "references": [0.5], "signal": [1]}, "labels"),
-        ({"votes": [[1, 0, 1]], "references": [1], "signal": [3]}, "signal"),
-        ({"votes": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "random"}, "rule"),
-        ({"votes": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "fixed"}, "judge_index"),
-        ({"votes": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "fixed", "judge_index": 3}, "judge_index"),
-        ({"votes": [[1, 0, 1]], "references": [1], "signal": [1], "judge_index": 0}, "judge_index"),
+        ({"predictions": [], "references": [], "signal": []}, "predictions"),
+        ({"predictions": [[1, 0, 1], [1, 0]], "references": [1, 1], "signal": [1, 1]}, "predictions"),
+        ({"predictions": [[1, 0, 2]], "references": [1], "signal": [1]}, "predictions"),
+        ({"predictions": [[1], [0]], "references": [1, 0], "signal": [1, 0]}, "predictions"),
+        ({"predictions": [[1, 0, 1]], "references": [0.5], "signal": [1]}, "references"),
+        ({"predictions": [[1, 0, 1]], "references": [1], "signal": [3]}, "signal"),
+        ({"predictions": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "random"}, "rule"),
+        ({"predictions": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "fixed"}, "judge_index"),
+        ({"predictions": [[1, 0, 1]], "references": [1], "signal": [1], "rule": "fixed", "judge_index": 3}, "judge_index"),
+        ({"predictions": [[1, 0, 1]], "references": [1], "signal": [1], "judge_index": 0}, "judge_index"),
     ],
 )
 def test_pivotal_gain_bad_input(modules: dict, kwargs: dict, field: str) -> None:
@@ -87,7 +87,7 @@ def test_pivotal_gain_bad_input(modules: dict, kwargs: dict, field: str) -> None
 
 def test_effective_votes_bad_input(modules: dict) -> None:
     with pytest.raises(InputError, match="at least one query"):
-        modules["effective_votes"].compute(votes=[], references=[])
+        modules["effective_votes"].compute(predictions=[], references=[])
     with pytest.raises(InputError) as caught:
-        modules["effective_votes"].compute(votes=[[1, 0], [1, 1]], references=[1, 1], signal=[1, 7])
+        modules["effective_votes"].compute(predictions=[[1, 0], [1, 1]], references=[1, 1], signal=[1, 7])
     assert caught.value.field == "signal"

@@ -13,7 +13,7 @@ import pytest
 
 from rend_equiv_dataset.cli import main
 
-REQUIRED = {  # DESIGN §7.6
+REQUIRED = {  # docs/design.md §7.6
     "k": None, "n": None, "call_rate": None,
     "accuracy": {"panel", "uniform", "majority_side", "fixed", "signal_only", "best_judge"},
     "pivotal": {"n", "gain", "ci"}, "nonpivotal": {"n", "gain"}, "n_eff": {"panel", "with_signal"},
@@ -90,7 +90,7 @@ def test_released_folder(tmp_path: Path) -> None:
 
     shard = tmp_path / "release" / "data" / "records"
     shard.mkdir(parents=True)
-    pq.write_table(pa.Table.from_pylist(records(form="full")), shard / "train-00000-of-00001.parquet")
+    pq.write_table(pa.Table.from_pylist(records(form="full")), shard / "test-00000-of-00001.parquet")
     assert score("--records", str(tmp_path / "release"), "--out", str(tmp_path / "out")) == 0
     assert json.loads((tmp_path / "out" / "report.json").read_text())["n"] == 60
 
