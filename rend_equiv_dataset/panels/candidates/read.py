@@ -17,7 +17,6 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import jsonl_rows
-from rend_equiv_dataset.panels.judges import first_line, parse_verdict
 from rend_equiv_dataset.panels.candidates.mutants import Candidate
 
 
@@ -88,6 +87,8 @@ def _vote(row: dict[str, Any], path: Path, line: int) -> tuple[int, str, bool]:
         raise InputError(f"expected 0, 1, 'CORRECT' or 'INCORRECT', got {value!r}", file=str(path), line=line,
                          field="verdict")
     if "response" in row:
+        from rend_equiv_dataset.panels.judges import first_line, parse_verdict  # numpy: only for verdict files
+
         text = _string(row, "response", path, line)
         parsed = parse_verdict(text)
         return (parsed if parsed is not None else 0), first_line(text), parsed is not None

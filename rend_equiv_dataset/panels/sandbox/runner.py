@@ -448,6 +448,7 @@ class Sandbox:
     _buffer: bytes = field(default=b"", init=False, repr=False)
     _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
     _uid: PrivateUid | None = field(default=None, init=False, repr=False)
+    _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
     starts: int = field(default=0, init=False)
 
     def __enter__(self) -> Sandbox:
@@ -465,9 +466,21 @@ class Sandbox:
         Raises :class:`InputError` where the isolation would be too weak to run untrusted
         code: no bubblewrap and no ``allow_weak``, or :data:`Isolation.PLAIN` as root.
         """
+        pending, self._pending = self._pending, None
+        tried = False
+        if pending is not None and self._proc is not None:  # launched by begin(): wait for its hello here
+            try:
+                self._handshake()
+                self.isolation = pending
+                return
+            except (OSError, RuntimeError):
+                self._kill()
+                if self.isolation is not None:
+                    raise
+                tried = True  # bubblewrap did not start: choose as if it had been probed
         if self._proc is not None:
             return
-        if self.isolation is None and shutil.which("bwrap") is not None and bwrap_works.cache_info().currsize == 0:
+        if self.isolation is None and not tried and self._bwrap_unprobed():
             try:  # the usual case: bubblewrap works, and starting the server proves it (no separate probe)
                 self._launch(Isolation.BWRAP)
                 self.isolation = Isolation.BWRAP
@@ -478,7 +491,34 @@ class Sandbox:
             self.isolation = choose_isolation(allow_weak=self.allow_weak)
         self._launch(self.isolation)
 
+    def begin(self) -> None:
+        """Launch the server without waiting for it to be ready; :meth:`start` (or the first
+        :meth:`run`) waits for it. Lets a caller read its inputs while the server starts.
+        Only where the mode needs no probe first (bubblewrap by default, or a mode given);
+        otherwise, and on any failure here, :meth:`start` does all the work as usual."""
+        if self._proc is not None or self._pending is not None:
+            return
+        mode = self.isolation
+        if mode is None:
+            if not self._bwrap_unprobed():
+                return
+            mode = Isolation.BWRAP
+        try:
+            self._spawn(mode)
+        except (OSError, RuntimeError, InputError):
+            self._kill()
+            return
+        self._pending = mode
+
+    @staticmethod
+    def _bwrap_unprobed() -> bool:
+        return shutil.which("bwrap") is not None and bwrap_works.cache_info().currsize == 0
+
     def _launch(self, isolation: Isolation) -> None:
+        self._spawn(isolation)
+        self._handshake()
+
+    def _spawn(self, isolation: Isolation) -> None:
         as_root = os.geteuid() == 0
         if isolation is Isolation.PLAIN and as_root:
             raise InputError("plain isolation as root would run candidates as root: refused "
@@ -510,6 +550,8 @@ class Sandbox:
                 log_file.close()
         self._buffer = b""
         self.starts += 1
+
+    def _handshake(self) -> None:
         hello = self._read(time.monotonic() + 30)
         if hello is None or hello.get("ready") is not True:
             self._kill()
@@ -526,13 +568,14 @@ class Sandbox:
         goes with it. An explicit goodbye, not end of file: a process forked from this one
         may hold the pipe open."""
         proc = self._proc
+        self._pending = None
         if proc is None:
             return
         try:
             assert proc.stdin is not None
             proc.stdin.write(b"bye\n")
             proc.stdin.flush()
-            proc.wait(timeout=5)
+            _wait_exit(proc, 5.0)
         except (OSError, subprocess.TimeoutExpired):
             pass
         self._kill()
@@ -699,6 +742,23 @@ class Sandbox:
             status = Status.TIMEOUT if alive else Status.CRASH
             return Execution((False,) * n, status, "sandbox server stopped answering", 0.0, danger)
         return _parse_reply(reply, n, danger)
+
+
+def _wait_exit(proc: subprocess.Popen[bytes], seconds: float) -> None:
+    """``proc.wait(timeout=seconds)``, told of the exit at once (a pidfd) instead of polling
+    with sleeps that grow to 50 ms."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):  # an old kernel, or the process is gone already
+        proc.wait(timeout=seconds)
+        return
+    try:
+        exited = bool(select.select([fd], [], [], seconds)[0])
+    finally:
+        os.close(fd)
+    if not exited:
+        raise subprocess.TimeoutExpired(proc.args, seconds)
+    proc.wait(timeout=seconds)
 
 
 def _parse_reply(reply: dict[str, Any], n: int, danger: tuple[str, ...]) -> Execution:
