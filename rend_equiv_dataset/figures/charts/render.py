@@ -15,9 +15,12 @@ axis titles and category labels are wrapped rather than clipped. A failing layou
 ticks, a smaller font or a larger canvas (:data:`LAYOUT_LADDER`); if none
 works, :class:`IllegibleChartError` is raised and nothing is emitted.
 
-Every family can be read from its image: bars, stacked segments, line points
-and pie slices carry value labels, scatter points carry their label and value,
-and ``ChartData.value_range`` sets the value-axis limits (the zoom edit).
+This module lays out the figure and checks it; the chart's family object
+(:func:`rend_equiv_dataset.figures.charts.families.family_of`) draws it, says
+which of its marks an outlier may hide, and what ``ChartData.value_range``
+(the zoom edit) means for it. Every family can be read from its image: bars,
+stacked segments, line points and pie slices carry value labels, scatter
+points carry their label and value.
 
 >>> from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
 >>> chart = ChartData(Family.BAR, "Sales", ("North", "South"), (Series("Sales", (3.0, 4.5)),), unit="k")
@@ -175,7 +178,7 @@ def warm_up() -> None:
     render(ChartData(FAMILIES[0], "warm-up", ("a", "b"), (Series("s", (1.0, 2.0)),)), base_style())
 
 
-# --------------------------------------------------------------------------- drawing
+# --------------------------------------------------------------------------- layout
 
 
 def _margins(data: ChartData, style: Style, width_in: float, height_in: float) -> dict[str, float]:

@@ -74,18 +74,18 @@ def _draw_line(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     set_value_axis(ax, data, style, "y", limits)
 
 
-class FloatingBaseline:
-    """Zoom of a chart without bars: the value axis may start above zero, below the smallest value."""
+class FloatingBaseline(ChartFamily):
+    """A family without bars: its zoomed value axis may start above zero, below the smallest value."""
 
     def zoom_range(self, data: ChartData, rng: np.random.Generator,
                    headroom: tuple[float, float]) -> tuple[float, float]:
-        _, top = ChartFamily.zoom_range(self, data, rng, headroom)  # type: ignore[arg-type]
+        _, top = super().zoom_range(data, rng, headroom)
         smallest = min(v for s in data.series for v in s.values)
         return float(np.floor(smallest * rng.uniform(0.3, 0.85))), top
 
 
 @register_family
-class Line(FloatingBaseline, ChartFamily):
+class Line(FloatingBaseline):
     family = Family.LINE
     category_counts = (5, 8)
     question_cycle = ("value", "argmax", "sum", "difference", "argmin", "argmax", "compare", "value")

@@ -16,7 +16,7 @@ from rend_equiv_dataset.figures.charts.drawing import (
     tick_formatter,
     value_decimals,
 )
-from rend_equiv_dataset.figures.charts.families.base import ChartFamily, register_family
+from rend_equiv_dataset.figures.charts.families.base import register_family
 from rend_equiv_dataset.figures.charts.families.line import FloatingBaseline
 from rend_equiv_dataset.figures.charts.families.sampling import sample_scatter
 from rend_equiv_dataset.figures.charts.styles import Style
@@ -82,7 +82,7 @@ def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
 
 
 @register_family
-class Scatter(FloatingBaseline, ChartFamily):
+class Scatter(FloatingBaseline):
     """A scatter chart: x from the first value column of a table, y from the second."""
 
     family = Family.SCATTER
