@@ -15,6 +15,9 @@ modules of the package (``from pkg import name`` counts as importing
   answers ← edits ← generate ← release ← tables ← scoring), and the scorer
   reads a release only through its reader, never a writer;
 - no module reaches itself by following imports (no cycle).
+
+And one home per chart family: no module outside ``figures/charts/families``
+names a ``Family`` member in code; callers ask the family object (``family_of``).
 """
 
 from __future__ import annotations
