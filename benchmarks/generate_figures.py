@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from rend_equiv_dataset.figures.charts.families import _spread
+from rend_equiv_dataset.figures.charts.families.sampling import _spread
 from rend_equiv_dataset.figures.edits.controls import has_min_gap
 from rend_equiv_dataset.figures.generate import (
     generate_instance,

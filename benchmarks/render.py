@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rend_equiv_dataset.figures.charts import render as render_module  # noqa: E402
+from rend_equiv_dataset.figures.charts.families import family_of  # noqa: E402
 from rend_equiv_dataset.figures.charts.styles import base_style  # noqa: E402
 from rend_equiv_dataset.commands.build import default_workers  # noqa: E402
 from rend_equiv_dataset.figures.generate import generate_instances  # noqa: E402
@@ -42,7 +43,7 @@ def naive_png(data, style) -> bytes:  # type: ignore[no-untyped-def]
     size = tuple(v * style.canvas_scale for v in style.figure_size)
     fig = plt.figure(figsize=size, dpi=render_module.DPI)
     ax = fig.add_subplot(1, 1, 1)
-    render_module._DRAWERS[data.family](fig, ax, data, style)
+    family_of(data).draw(fig, ax, data, style)
     fig.tight_layout()
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight", dpi=render_module.DPI)

@@ -15,6 +15,9 @@ modules of the package (``from pkg import name`` counts as importing
   answers ← edits ← generate ← release ← tables ← scoring), and the scorer
   reads a release only through its reader, never a writer;
 - no module reaches itself by following imports (no cycle).
+
+And one home per chart family: no module outside ``figures/charts/families``
+names a ``Family`` member in code; callers ask the family object (``family_of``).
 """
 
 from __future__ import annotations
@@ -215,3 +218,29 @@ def test_names_say_which_product():
     classes = _top_level_classes()
     for cls in ("Instance", "Rendering", "RenderingRow", "InstanceRenderings", "EditType"):
         assert len(classes.get(cls, [])) <= 1, classes[cls]
+
+
+FAMILY_PACKAGE = f"{PACKAGE}.figures.charts.families"
+
+
+def _family_member_references(tree: ast.AST) -> list[str]:
+    """``Family.<MEMBER>`` in code (attribute access on the name ``Family``; docstrings do not count)."""
+    return [f"Family.{node.attr} (line {node.lineno})" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Family"
+            and node.attr.isupper()]
+
+
+def test_only_the_family_modules_name_a_family():
+    """What differs between chart families is asked of the family object, never branched on outside it."""
+    offenders = []
+    for module, path in _modules().items():
+        if module == FAMILY_PACKAGE or module.startswith(FAMILY_PACKAGE + "."):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        offenders += [f"{module}: {ref}" for ref in _family_member_references(tree)]
+    assert offenders == []
+
+
+def test_the_family_rule_sees_branches_and_skips_docstrings():
+    code = '""">>> ChartData(Family.BAR, ...)"""\nif chart.family is Family.PIE or kind in (Family.LINE,):\n    pass\n'
+    assert _family_member_references(ast.parse(code)) == ["Family.PIE (line 2)", "Family.LINE (line 2)"]

@@ -28,7 +28,7 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
-from rend_equiv_dataset.figures.charts.families import FAMILIES, sample_chart
+from rend_equiv_dataset.figures.charts.families import FAMILIES, family_of, sample_chart
 from rend_equiv_dataset.figures.charts.ties import chart_has_min_gaps
 from rend_equiv_dataset.figures.edits import registry
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
@@ -159,14 +159,7 @@ MATCHED_CATEGORIES = 6
 
 MATCHED_QUESTION_TYPES: tuple[str, ...] = ("argmax", "argmin")
 
-FAMILY_QUESTIONS: dict[Family, tuple[str, ...]] = {
-    Family.BAR: ("value", "argmax", "sum", "difference", "argmin", "value", "compare", "argmax"),
-    Family.GROUPED_BAR: ("argmax", "value", "compare", "sum", "difference", "argmax", "argmin", "value"),
-    Family.STACKED_BAR: ("value", "sum", "argmax", "argmin", "value", "compare", "difference", "sum"),
-    Family.LINE: ("value", "argmax", "sum", "difference", "argmin", "argmax", "compare", "value"),
-    Family.SCATTER: ("value", "argmax", "difference", "argmin", "value", "compare", "argmax"),
-    Family.PIE: ("share", "argmax", "compare", "share", "argmin", "argmax"),
-}
+FAMILY_QUESTIONS: dict[Family, tuple[str, ...]] = {family: family_of(family).question_cycle for family in FAMILIES}
 """Question type of each template slot: slot k of a family asks ``types[k % len(types)]``."""
 
 MAX_ATTEMPTS = 200

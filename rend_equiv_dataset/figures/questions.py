@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import Answer
 
@@ -134,7 +135,8 @@ class QuestionType:
 
 
 _ALL = frozenset(Family)
-_SERIES = frozenset(Family) - {Family.PIE}
+_SERIES = frozenset(f for f in Family if family_of(f).lookup == "value")
+_SHARES = frozenset(f for f in Family if family_of(f).lookup == "share")
 
 QUESTION_TYPES: dict[str, QuestionType] = {
     t.name: t
@@ -148,7 +150,7 @@ QUESTION_TYPES: dict[str, QuestionType] = {
         QuestionType("argmin", "label", 0, "Which {noun} has the lowest {quantity}{ser}?", _argmin, _ALL),
         QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?", _compare, _ALL),
         QuestionType("share", "number", 1, "What percentage of the total {quantity} does {a} account for?",
-                     _share, frozenset({Family.PIE})),
+                     _share, _SHARES),
     )
 }
 """The question table (docs/design.md §3.1, §3.3). Keys are the question types."""

@@ -15,7 +15,8 @@ False
 from __future__ import annotations
 
 
-from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.data import ChartData
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.charts.ties import MIN_REL_GAP, chart_has_min_gaps, has_min_gap, relative_gaps
 
 __all__ = ["MIN_REL_GAP", "MAX_RANGE_RATIO", "chart_has_min_gaps", "has_min_gap", "relative_gaps", "value_span", "violations"]
@@ -25,10 +26,7 @@ MAX_RANGE_RATIO = 2.5
 
 def value_span(data: ChartData) -> float:
     """Largest magnitude the value axis must show (stack totals for stacked bars)."""
-    if data.family is Family.STACKED_BAR:
-        totals = [sum(column) for column in zip(*(s.values for s in data.series))]
-        return max(abs(t) for t in totals)
-    return max(abs(v) for s in data.series for v in s.values)
+    return family_of(data).value_span(data)
 
 
 def violations(base: ChartData, edited: ChartData, *, point_change: int = 0) -> tuple[str, ...]:
@@ -37,7 +35,7 @@ def violations(base: ChartData, edited: ChartData, *, point_change: int = 0) -> 
     ``point_change`` is how many points the edit adds by definition (delete_max: -1);
     each edit type says its own (:attr:`rend_equiv_dataset.figures.edits.registry.EditType.point_change`).
 
-    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
     >>> base = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (10.0, 20.0, 30.0)),))
     >>> violations(base, base.replace(series=(Series("s", (10.0, 20.0, 30.5)),)))
     ()

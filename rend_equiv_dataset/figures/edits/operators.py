@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
-from rend_equiv_dataset.figures.edits.controls import value_span
+from rend_equiv_dataset.figures.charts.data import ChartData, Series
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.edits.registry import MAIN, MATCHED, OPERATORS, EditType, Proposal, register_edit
 from rend_equiv_dataset.figures.questions import Question, answer
 from rend_equiv_dataset.theory.detection import CYCLE, DELETE_MAX, OFFSET, SCALE, SWAP, ZOOM
@@ -132,17 +132,11 @@ def cycle(data: ChartData, question: Question, rng: np.random.Generator) -> Prop
 def zoom(data: ChartData, question: Question, rng: np.random.Generator) -> Proposal | None:
     """Set an explicit value-axis range that shows every value; data and answer unchanged.
 
-    Bars, stacks and pies keep a zero baseline; lines and scatters may start above zero.
-    For a pie there is no value axis: ``value_range[1]`` relative to the total tells the
-    renderer how much of its full radius the pie takes.
+    What the range means is the family's (:meth:`~rend_equiv_dataset.figures.charts.families.base.ChartFamily.zoom_range`):
+    bars and stacks keep a zero baseline, lines and scatters may start above zero, and a
+    pie, which has no value axis, takes total / ``value_range[1]`` of its full radius.
     """
-    top = float(np.ceil(value_span(data) * rng.uniform(*ZOOM_HEADROOM)))
-    if data.family is Family.PIE:
-        top = float(np.ceil(sum(data.values()) * rng.uniform(*ZOOM_HEADROOM)))
-    low = 0.0
-    if data.family in (Family.LINE, Family.SCATTER):
-        smallest = min(v for s in data.series for v in s.values)
-        low = float(np.floor(smallest * rng.uniform(0.3, 0.85)))
+    low, top = family_of(data).zoom_range(data, rng, ZOOM_HEADROOM)
     return Proposal(data.replace(value_range=(low, top)), {"value_range": [low, top]})
 
 

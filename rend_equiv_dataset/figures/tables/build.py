@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer
-from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.data import ChartData
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
 from rend_equiv_dataset.figures.edits import OPERATORS, applicable_edits, edit_type, transform_for, violations
 from rend_equiv_dataset.figures.edits.operators import ZOOM_HEADROOM, Proposal
@@ -158,12 +159,11 @@ def hides_values(chart: ChartData) -> bool:
     >>> hides_values(chart.replace(value_range=(0.0, 9.0))), hides_values(chart.replace(value_range=(-4.0, 9.0)))
     (True, False)
     """
-    if chart.value_range is None or chart.family is Family.PIE:
+    kind = family_of(chart)
+    if chart.value_range is None or not kind.has_value_axis:
         return False
     low, high = chart.value_range
-    values = [v for s in chart.series for v in s.values]
-    if chart.family is Family.STACKED_BAR:
-        values += [sum(column) for column in zip(*(s.values for s in chart.series))]
+    values = kind.shown_values(chart)
     return min(values) < low or max(values) > high
 
 
@@ -171,15 +171,13 @@ def covering_zoom(data: ChartData, rng: np.random.Generator) -> Proposal:
     """A zoom range for data with negative values: from below the smallest value (or 0) to above
     the largest (or 0), padded by the zoom headroom, in whole numbers; data and answer unchanged.
 
-    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
     >>> chart = ChartData(Family.BAR, "t", ("A", "B", "C"), (Series("s", (-3.5, 2.0, 5.0)),))
     >>> low, high = covering_zoom(chart, np.random.default_rng(0)).params["value_range"]
     >>> low <= -3.5 and high >= 5.0 and float(low).is_integer() and float(high).is_integer()
     True
     """
-    values = [v for s in data.series for v in s.values]
-    if data.family is Family.STACKED_BAR:
-        values += [sum(column) for column in zip(*(s.values for s in data.series))]
+    values = family_of(data).shown_values(data)
     low, high = min(0.0, min(values)), max(0.0, max(values))
     pad = (high - low) * (float(rng.uniform(*ZOOM_HEADROOM)) - 1.0)
     value_range = [float(np.floor(low - pad)), float(np.ceil(high + pad))]
@@ -193,7 +191,7 @@ def _relabels_time(base: ChartData, edited: ChartData) -> bool:
 
 
 def _propose(kind: str, data: ChartData, question: Question, rng: np.random.Generator, suite: str) -> Any:
-    if edit_type(kind).invariance and data.family is not Family.PIE and min(v for s in data.series for v in s.values) < 0:
+    if edit_type(kind).invariance and family_of(data).has_value_axis and min(v for s in data.series for v in s.values) < 0:
         return covering_zoom(data, rng)
     proposal = OPERATORS[kind](data, question, rng)
     if suite == "pilot" and kind == "scale":

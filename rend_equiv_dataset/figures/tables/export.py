@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+from rend_equiv_dataset.figures.charts.data import ChartData, Series
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.tables.grid import TableProblem, parse_grid, to_chart
 from rend_equiv_dataset.figures.tables.read import QUESTION_FILES, QUESTION_KEYS
@@ -26,6 +27,7 @@ def chart_to_grid(chart: ChartData) -> tuple[list[str], list[list[str]]]:
 
     Values are written with ``repr`` so they read back bit-exactly.
 
+    >>> from rend_equiv_dataset.figures.charts.data import Family
     >>> chart = ChartData(family=Family.BAR, title="t", categories=("A", "B"),
     ...                   series=(Series("Revenue", (1.5, 2.0)),), x_label="Region", unit="%")
     >>> chart_to_grid(chart)
@@ -35,8 +37,9 @@ def chart_to_grid(chart: ChartData) -> tuple[list[str], list[list[str]]]:
         return f"{name} ({chart.unit})" if chart.unit else name
 
     columns = [s for s in chart.series]
-    header = [chart.x_label if chart.family is not Family.SCATTER else ""]
-    if chart.family is Family.SCATTER:
+    x_column = family_of(chart).x_column
+    header = ["" if x_column else chart.x_label]
+    if x_column:
         columns = [Series(chart.x_label or "x", chart.x_values or ()), *columns]
     header += [head(s.name) for s in columns]
     rows = [[label, *(repr(s.values[i]) for s in columns)] for i, label in enumerate(chart.categories)]

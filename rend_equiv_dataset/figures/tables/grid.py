@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+from rend_equiv_dataset.figures.charts.families import default_family, family_of
 from rend_equiv_dataset.errors import InputError
 
 CURRENCY_SYMBOLS = "$€£¥"
@@ -519,25 +520,15 @@ def infer_family(table: ParsedTable) -> Family:
     if len(table.columns) == 1:
         values = table.columns[0].values
         is_share = table.unit == "%" and min(values) >= 0 and abs(sum(values) - 100.0) <= PIE_SUM_TOLERANCE
-        return Family.PIE if is_share else Family.BAR
-    return Family.LINE if is_ordered_axis(table.categories) else Family.GROUPED_BAR
+        return default_family(1, shares=is_share, ordered_axis=False)
+    return default_family(len(table.columns), shares=False, ordered_axis=is_ordered_axis(table.categories))
 
 
 def _check_family(table: ParsedTable, family: Family) -> str | None:
     """Why ``table`` cannot be drawn as ``family``, or ``None`` when it can."""
     n = len(table.columns)
     values = [v for c in table.columns for v in c.values]
-    if family in (Family.BAR, Family.PIE) and n != 1:
-        return f"a {family.value} chart takes one series, the table has {n}"
-    if family in (Family.GROUPED_BAR, Family.STACKED_BAR) and n < 2:
-        return f"a {family.value} chart takes several series, the table has {n}"
-    if family in (Family.PIE, Family.STACKED_BAR) and min(values) < 0:
-        return f"a {family.value} chart cannot show negative values"
-    if family is Family.PIE and sum(values) <= 0:
-        return "a pie chart needs a positive total"
-    if family is Family.SCATTER and n != 2:
-        return f"a scatter chart takes two value columns (x, then y), the table has {n}"
-    return None
+    return family_of(family).table_problem(n, values)
 
 
 def to_chart(
@@ -561,11 +552,12 @@ def to_chart(
         raise InputError(why, field="family")
     columns = table.columns
     x_values = None
-    if chosen is Family.SCATTER:
+    x_column = family_of(chosen).x_column
+    if x_column:
         x_values, columns = columns[0].values, columns[1:]
     series = tuple(Series(c.name, c.values) for c in columns)
     y_label = series[0].name if len(series) == 1 else ""
-    x_label = table.x_label if chosen is not Family.SCATTER else table.columns[0].name
+    x_label = table.columns[0].name if x_column else table.x_label
     return ChartData(
         family=chosen,
         title=str(meta.get("title") or table.title or title or header_title(table)),

@@ -45,7 +45,8 @@ from enum import Enum
 from typing import Any
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer
-from rend_equiv_dataset.figures.charts.data import ChartData, Family
+from rend_equiv_dataset.figures.charts.data import ChartData
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, question_text
 from rend_equiv_dataset.figures.tables.grid import parse_number
 from rend_equiv_dataset.figures.tables.read import GivenQuestion
@@ -121,7 +122,7 @@ class QuestionReport:
 def with_question_words(chart: ChartData) -> ChartData:
     """Fill the template words a table does not give (``quantity``, ``category_noun``) from its labels.
 
-    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
     >>> chart = ChartData(Family.BAR, "t", ("2019", "2020"), (Series("Revenue", (1.0, 2.0)),), x_label="Year")
     >>> dict(with_question_words(chart).extra)
     {'category_noun': 'year', 'quantity': 'revenue'}
@@ -136,7 +137,7 @@ def with_question_words(chart: ChartData) -> ChartData:
         words["quantity"] = " ".join(w if any(c.isupper() for c in w[1:]) else w.lower() for w in label.split()) \
             if label else "value"
     if "category_noun" not in words:
-        noun = chart.x_label.strip().lower() if chart.family is not Family.SCATTER else ""
+        noun = "" if family_of(chart).x_column else chart.x_label.strip().lower()
         words["category_noun"] = noun if re.fullmatch(r"[a-z]+", noun) and noun != "characteristic" else "category"
     return chart.replace(extra=tuple(sorted(words.items())))
 
@@ -242,7 +243,7 @@ def _pattern_readings(chart: ChartData, text: str, types: Iterable[str]) -> tupl
             categories = tuple(labels[groups[k]] for k in ("a", "b") if groups.get(k))
             if len(categories) == 2 and categories[0] == categories[1]:
                 continue
-            kind = "share" if name == "value" and chart.family is Family.PIE else name
+            kind = family_of(chart).lookup if name == "value" else name
             found.add(_oriented(chart, Question(kind, series, categories), pattern))
     return found, why
 
@@ -272,7 +273,7 @@ def recognise(chart: ChartData, text: str, given: str | None = None) -> Recognit
     ``given``, the answer the user expects, tells a superlative question asking
     for a label (argmax) from one asking for the largest value (no question type).
 
-    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
     >>> chart = with_question_words(ChartData(Family.BAR, "t", ("France", "Japan", "Peru"),
     ...     (Series("Exports", (12.0, 30.5, 8.0)),), x_label="Country"))
     >>> recognise(chart, "Which country has the highest exports?").question
@@ -290,7 +291,7 @@ def recognise(chart: ChartData, text: str, given: str | None = None) -> Recognit
     if exact:
         return Recognition(tuple(sorted(exact, key=repr)))
     unknown = operation_word(_fold(text), strict=True)
-    lookups = ["value"] if chart.family is Family.PIE else []  # a lookup on a pie asks for the slice's share
+    lookups = ["value"] if family_of(chart).lookup != "value" else []  # a lookup on a pie asks for the slice's share
     found, why = _pattern_readings(chart, text, [*_applicable(chart), *lookups])
     if found and unknown is None:
         return Recognition(tuple(sorted(found, key=repr)))
@@ -378,7 +379,7 @@ def _is_label_answer(chart: ChartData, given: str | None) -> bool | None:
 def parse_question(chart: ChartData, text: str, given: str | None = None) -> Recognition:
     """Tier 3 of :func:`recognise`: read a ChartQA-style wording from its mentions and operation words.
 
-    >>> from rend_equiv_dataset.figures.charts.data import Series
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
     >>> chart = ChartData(Family.LINE, "t", ("2018", "2019", "2020"), (Series("Revenue", (30.4, 39.1, 46.2)),))
     >>> parse_question(chart, "How much did the revenue increase from 2018 to 2020?").question
     Question(question_type='difference', series='Revenue', categories=('2020', '2018'))
@@ -443,7 +444,7 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
             return Recognition((), "unknown operation: which is lower (only which is higher is asked)")
         return Recognition((Question("compare", series, tuple(named)),))
     if len(named) == 1 and re.search(r"\b(?:what|how (?:much|many))\b|^(?:in|according|as of|during)\b", rest):
-        return Recognition((Question("share" if chart.family is Family.PIE else "value", series, tuple(named)),))
+        return Recognition((Question(family_of(chart).lookup, series, tuple(named)),))
     if not named:
         return _unknown_labels(chart, "the question names no category of the table")
     if len(named) > 1:

@@ -6,15 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
-from rend_equiv_dataset.figures.charts.families import (
-    _SMOOTH_REST,
-    CATEGORY_COUNTS,
-    FAMILIES,
-    PIE_TOTALS,
-    SamplingError,
-    _spread,
-    sample_chart,
-)
+from rend_equiv_dataset.figures.charts.families import FAMILIES, PIE_TOTALS, SamplingError, family_of, sample_chart
+from rend_equiv_dataset.figures.charts.families.sampling import _SMOOTH_REST, _spread
 from rend_equiv_dataset.figures.charts.vocab import TOPICS
 from rend_equiv_dataset.figures.edits.controls import MIN_REL_GAP, chart_has_min_gaps, has_min_gap
 
@@ -29,7 +22,7 @@ def _decimals(value: float) -> int:
 def test_samplers_respect_family_shape_and_controls(family, seed):
     chart = sample_chart(family, np.random.default_rng(seed))
     assert isinstance(chart, ChartData) and chart.family is family
-    low, high = CATEGORY_COUNTS[family]
+    low, high = family_of(family).category_counts
     assert low <= len(chart.categories) <= high
     assert chart_has_min_gaps(chart)
     assert all(v > 0 for s in chart.series for v in s.values)

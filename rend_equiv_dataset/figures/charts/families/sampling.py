@@ -1,4 +1,4 @@
-"""Sampling chart data for the six families (docs/design.md §3.1).
+"""Sampling chart data: the samplers the family objects use (docs/design.md §3.1).
 
 Each sampler draws a topic from :mod:`rend_equiv_dataset.figures.charts.vocab`, then
 categories and values, from a seeded ``np.random.Generator`` only. Values
@@ -10,7 +10,7 @@ The chart records its topic words in ``ChartData.extra`` (``topic``,
 ``quantity``, ``category_noun``) for the question templates.
 
 >>> import numpy as np
->>> chart = sample_chart(Family.PIE, np.random.default_rng(0), categories=6)
+>>> chart = sample_pie(np.random.default_rng(0), 6)
 >>> len(chart.categories), sum(chart.values()) in PIE_TOTALS
 (6, True)
 """
@@ -24,29 +24,12 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
 from rend_equiv_dataset.figures.charts.vocab import (
-    CATEGORICAL_TOPICS,
-    ORDERED_TOPICS,
     PIE_TOPICS,
     SCATTER_TOPICS,
     TOPICS,
     Topic,
 )
 from rend_equiv_dataset.figures.charts.ties import has_min_gap
-
-FAMILIES: tuple[Family, ...] = (
-    Family.BAR, Family.GROUPED_BAR, Family.STACKED_BAR, Family.LINE, Family.SCATTER, Family.PIE,
-)
-"""Family order; instance ``index`` belongs to ``FAMILIES[index % 6]``."""
-
-CATEGORY_COUNTS: dict[Family, tuple[int, int]] = {
-    Family.BAR: (4, 7),
-    Family.GROUPED_BAR: (4, 6),
-    Family.STACKED_BAR: (4, 6),
-    Family.LINE: (5, 8),
-    Family.SCATTER: (5, 8),
-    Family.PIE: (4, 6),
-}
-"""Inclusive range of the number of categories per family."""
 
 PIE_TOTALS: tuple[int, ...] = (200, 250, 400, 500, 1000)
 """Pie totals S: 100·v/S has at most two decimals for integer slices v."""
@@ -121,14 +104,9 @@ def _values(topic: Topic, m: int, rng: np.random.Generator, walk: bool = False) 
     raise SamplingError(f"no gap-free values for topic {topic.name!r} with {m} points")
 
 
-def _count(family: Family, rng: np.random.Generator, categories: int | None) -> int:
-    if categories is not None:
-        return categories
-    low, high = CATEGORY_COUNTS[family]
-    return int(rng.integers(low, high + 1))
-
-
-def _series_chart(family: Family, topics: tuple[Topic, ...], n_series: tuple[int, int], walk: bool):
+def series_sampler(family: Family, topics: tuple[Topic, ...], n_series: tuple[int, int],
+                   walk: bool) -> Callable[[np.random.Generator, int], ChartData]:
+    """A sampler of bar or line charts: ``n_series`` series of one topic; ``walk`` for a trend."""
     def sample(rng: np.random.Generator, m: int) -> ChartData:
         topic = _pick(rng, topics)
         k = int(rng.integers(n_series[0], n_series[1] + 1))
@@ -144,7 +122,7 @@ def _series_chart(family: Family, topics: tuple[Topic, ...], n_series: tuple[int
     return sample
 
 
-def _scatter(rng: np.random.Generator, m: int) -> ChartData:
+def sample_scatter(rng: np.random.Generator, m: int) -> ChartData:
     topic = _pick(rng, SCATTER_TOPICS)
     categories = _pick_many(rng, topic.categories, m)
     for _ in range(MAX_DRAWS):
@@ -180,7 +158,7 @@ def _pie_slices(m: int, rng: np.random.Generator) -> tuple[int, ...] | None:
     return tuple(slices[int(i)] for i in order)
 
 
-def _pie(rng: np.random.Generator, m: int) -> ChartData:
+def sample_pie(rng: np.random.Generator, m: int) -> ChartData:
     topic = _pick(rng, PIE_TOPICS)
     categories = _pick_many(rng, topic.categories, m)
     for _ in range(MAX_DRAWS):
@@ -197,26 +175,4 @@ def _pie(rng: np.random.Generator, m: int) -> ChartData:
     )
 
 
-_SAMPLERS: dict[Family, Callable[[np.random.Generator, int], ChartData]] = {
-    Family.BAR: _series_chart(Family.BAR, CATEGORICAL_TOPICS + ORDERED_TOPICS, (1, 1), walk=False),
-    Family.GROUPED_BAR: _series_chart(Family.GROUPED_BAR, CATEGORICAL_TOPICS + ORDERED_TOPICS, (2, 3), walk=False),
-    Family.STACKED_BAR: _series_chart(Family.STACKED_BAR, CATEGORICAL_TOPICS + ORDERED_TOPICS, (2, 3), walk=False),
-    Family.LINE: _series_chart(Family.LINE, ORDERED_TOPICS, (1, 3), walk=True),
-    Family.SCATTER: _scatter,
-    Family.PIE: _pie,
-}
-
-
-def sample_chart(family: Family, rng: np.random.Generator, categories: int | None = None) -> ChartData:
-    """Draw one chart of ``family``; ``categories`` fixes the number of categories.
-
-    >>> rng = np.random.default_rng(1)
-    >>> chart = sample_chart(Family.GROUPED_BAR, rng, categories=5)
-    >>> len(chart.categories), 2 <= len(chart.series) <= 3
-    (5, True)
-    """
-    m = _count(Family(family), rng, categories)
-    return _SAMPLERS[Family(family)](rng, m)
-
-
-__all__ = ["FAMILIES", "PIE_TOTALS", "SamplingError", "TOPICS", "sample_chart"]
+__all__ = ["PIE_TOTALS", "SamplingError", "TOPICS", "sample_pie", "sample_scatter", "series_sampler"]
