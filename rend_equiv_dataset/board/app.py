@@ -33,6 +33,7 @@ from urllib.parse import quote
 
 from rend_equiv_dataset.board.store import TABLES, Kind, Snapshot, Table, format_metric, read_board, sort_rows
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.reports import markdown_table
 
 PLOTS = (("detection_by_edit.png", "Detection by edit (bars: observed, 95% interval; marker: the theory's prediction)"),
          ("risk_coverage.png", "Risk–coverage"), ("reliability.png", "Reliability"))
@@ -135,19 +136,21 @@ def model_markdown(snapshot: Snapshot, name: str) -> str:
     table = TABLES[Kind.FIGURES]
     latest = snapshot.load(history[-1])
     config = latest["config"]
-    lines = [f"## {name}", "", "| provenance | |", "| --- | --- |"]
-    for key in ("model_sha", "model_dtype", "model_type", "params_billions", "submitted_at", "dataset_fingerprint",
-                "package_version", "predictions_sha256", "threshold", "seeds"):
-        lines.append(f"| {key} | `{json.dumps(config.get(key))}` |")
-    for group in ("generation", "versions", "bootstrap"):
-        lines.append(f"| {group} | `{json.dumps(config.get(group), sort_keys=True)}` |")
-    lines += ["", f"### Submissions ({len(history)}, latest first)", "",
-              "| submitted | " + " | ".join(table.labels) + " | results file |", "|" + " --- |" * (len(table.columns) + 2)]
+    provenance = [[key, f"`{json.dumps(config.get(key))}`"]
+                  for key in ("model_sha", "model_dtype", "model_type", "params_billions", "submitted_at",
+                              "dataset_fingerprint", "package_version", "predictions_sha256", "threshold", "seeds")]
+    provenance += [[group, f"`{json.dumps(config.get(group), sort_keys=True)}`"]
+                   for group in ("generation", "versions", "bootstrap")]
+    submissions = []
     for relative in reversed(history):
         payload = latest if relative == history[-1] else snapshot.load(relative)
         results = payload["results"].get(table.task, {})
-        cells = [format_metric(results.get(c), results.get(f"{c}_ci")) for c in table.columns]
-        lines.append(f"| {payload['config'].get('submitted_at')} | " + " | ".join(cells) + f" | `{relative}` |")
+        submissions.append([payload["config"].get("submitted_at"),
+                            *(format_metric(results.get(c), results.get(f"{c}_ci")) for c in table.columns),
+                            f"`{relative}`"])
+    lines = [f"## {name}", "", *markdown_table(["provenance", ""], provenance),
+             "", f"### Submissions ({len(history)}, latest first)", "",
+             *markdown_table(["submitted", *table.labels, "results file"], submissions)]
     return "\n".join(lines) + "\n"
 
 

@@ -45,6 +45,7 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import atomic_write_text, locked
+from rend_equiv_dataset.reports import markdown_table
 
 FORMAT = 1
 LOCK_WAIT_S = 120.0
@@ -389,11 +390,10 @@ def sort_rows(table: Table, rows: list[dict[str, Any]], column: str | None = Non
 
 def table_markdown(table: Table, rows: list[dict[str, Any]]) -> str:
     """The table as Markdown: rank, model, submissions, each headline as ``value [low, high]``."""
-    lines = [f"# {table.title}", "", "| rank | model | submissions | " + " | ".join(table.labels) + " |",
-             "|" + " --- |" * (len(table.columns) + 3)]
-    for rank, row in enumerate(rows, start=1):
-        cells = [format_metric(row.get(c), row.get(f"{c}_ci")) for c in table.columns]
-        lines.append(f"| {rank} | {row['model_name']} | {row['submissions']} | " + " | ".join(cells) + " |")
+    body = [[rank, row["model_name"], row["submissions"],
+             *(format_metric(row.get(c), row.get(f"{c}_ci")) for c in table.columns)]
+            for rank, row in enumerate(rows, start=1)]
+    lines = [f"# {table.title}", "", *markdown_table(["rank", "model", "submissions", *table.labels], body)]
     return "\n".join(lines) + "\n"
 
 

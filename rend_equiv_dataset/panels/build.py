@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.reports import markdown_table
 
 if TYPE_CHECKING:  # numpy and the record reader load only where records are summarized, not on `panel exec`
     import numpy as np
@@ -378,9 +379,7 @@ def write_release(
 
 
 def _table(rows: Iterable[tuple[Any, ...]], header: tuple[str, ...]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(markdown_table(header, rows))
 
 
 def card_body(summary: dict[str, Any], problems: ProblemSet, provenance: dict[str, Any],

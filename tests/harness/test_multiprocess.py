@@ -91,16 +91,27 @@ def _alive(pid: int) -> bool:
 
 
 def _sigkill_all(proc: subprocess.Popen) -> None:
-    """SIGKILL the launcher and every worker, and wait until all are gone."""
-    pids = _tree(proc.pid)
-    for pid in pids:
+    """SIGKILL the launcher and every worker, and wait until all are gone.
+
+    The tree is frozen first (SIGSTOP, again until no new process appears), so a
+    worker forked while the kill is under way cannot escape it as an orphan.
+    """
+    stopped: list[int] = []
+    while fresh := [pid for pid in _tree(proc.pid) if pid not in stopped]:
+        for pid in fresh:
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                pass
+        stopped += fresh
+    for pid in stopped:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
     proc.wait()
     deadline = time.monotonic() + 30
-    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+    while any(_alive(pid) for pid in stopped) and time.monotonic() < deadline:
         time.sleep(0.01)
 
 
