@@ -56,7 +56,7 @@ class Question:
         >>> Question.from_params("median", {"series": "2024", "categories": []})
         Traceback (most recent call last):
         ...
-        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share
+        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share, compare_lower, sum_of, mean, mean_of
         """
         if question_type not in QUESTION_TYPES:
             raise InputError(f"unknown question type {question_type!r}; expected one of {', '.join(QUESTION_TYPES)}",
@@ -108,6 +108,24 @@ def _compare(data: ChartData, q: Question) -> str:
     return first if _value_of(data, q.series, first) > _value_of(data, q.series, second) else second
 
 
+def _compare_lower(data: ChartData, q: Question) -> str:
+    first, second = q.categories
+    return first if _value_of(data, q.series, first) < _value_of(data, q.series, second) else second
+
+
+def _sum_of(data: ChartData, q: Question) -> float:
+    return float(sum(_value_of(data, q.series, c) for c in q.categories))
+
+
+def _mean(data: ChartData, q: Question) -> float:
+    values = data.values(q.series)
+    return float(sum(values)) / len(values)
+
+
+def _mean_of(data: ChartData, q: Question) -> float:
+    return _sum_of(data, q) / len(q.categories)
+
+
 def _share(data: ChartData, q: Question) -> float:
     """Pie share in percent: 100 · v / S."""
     return 100.0 * _value(data, q) / sum(data.values(q.series))
@@ -151,9 +169,24 @@ QUESTION_TYPES: dict[str, QuestionType] = {
         QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?", _compare, _ALL),
         QuestionType("share", "number", 1, "What percentage of the total {quantity} does {a} account for?",
                      _share, _SHARES),
+        QuestionType("compare_lower", "label", 2, "Which has the lower {quantity}{ser}: {a} or {b}?",
+                     _compare_lower, _ALL),
+        QuestionType("sum_of", "number", 2, "What is the sum of the {quantity} of {a} and {b}{ser}{unit}?",
+                     _sum_of, _SERIES),
+        QuestionType("mean", "number", 0, "What is the average {quantity} across all {nouns}{ser}{unit}?",
+                     _mean, _SERIES),
+        QuestionType("mean_of", "number", 2, "What is the average {quantity} of {a} and {b}{ser}{unit}?",
+                     _mean_of, _SERIES),
     )
 }
-"""The question table (docs/design.md §3.1, §3.3). Keys are the question types."""
+"""The question table (docs/design.md §3.1, §3.3). Keys are the question types.
+
+The first seven are the synthetic set's (each family's ``question_cycle`` draws
+from them); ``compare_lower`` (which of two is smaller: a type of its own, so
+its answer and its φ per edit stay one table row), ``sum_of`` and ``mean_of``
+(of two named categories) and ``mean`` (of the whole series) are asked only of
+user questions on imported tables (:mod:`rend_equiv_dataset.figures.tables.questions`).
+"""
 
 
 def answer(data: ChartData, question: Question) -> Answer:

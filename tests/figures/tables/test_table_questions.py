@@ -136,7 +136,7 @@ def test_question_types_that_do_not_apply_to_the_family_are_reported():
 def test_a_total_of_one_named_category_is_not_read_as_the_sum_of_all():
     # "the total of Peru" is neither the sum of all bars nor a value question whose quantity is "total"
     recognition = recognise(_chart(), "What is the total of Peru?")
-    assert recognition.question is None and "sum of named categories" in recognition.detail
+    assert recognition.question is None and recognition.detail == "unknown operation: a sum with one category named (over what is not said)"
     question, report = check_question(_chart(), _given("What is the total of Peru?", "8"))
     assert question is None and report.status is QuestionStatus.UNRECOGNISED
 
