@@ -188,12 +188,13 @@ class Scale(EditType):
 
 @register_edit
 class Offset(EditType):
-    """Add Δ to the question's series: φ = a ↦ a + Δ on values and means, a ↦ a + nΔ on sums of n values."""
+    """Add Δ to the question's series: φ = a ↦ a + Δ on values, means and the difference of that series
+    minus another, a ↦ a + nΔ on sums of n values."""
 
     name = "offset"
     propose = staticmethod(offset)
     phi_rules = {"value": _phi_offset, "sum": _phi_offset_sum, "sum_of": _phi_offset_named, "mean": _phi_offset,
-                 "mean_of": _phi_offset}
+                 "mean_of": _phi_offset, "series_difference": _phi_offset}
     theory = OFFSET
 
 

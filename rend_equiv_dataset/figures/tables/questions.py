@@ -201,8 +201,11 @@ def _template_readings(chart: ChartData, text: str) -> set[Question]:
     found = set()
     for name in _applicable(chart):
         n = QUESTION_TYPES[name].n_categories
-        for series in chart.series_names:
-            shape = re.escape(_fold(question_text(chart, Question(name, series, _SLOT[:n]))))
+        two = QUESTION_TYPES[name].n_series == 2
+        pairs = [(s, o) for s in chart.series_names for o in chart.series_names if s != o] if two \
+            else [(s, "") for s in chart.series_names]
+        for series, other in pairs:
+            shape = re.escape(_fold(question_text(chart, Question(name, series, _SLOT[:n], other))))
             # With two slots a label holding the words between them could split two ways:
             # fix the first slot to each label in turn; the second is then determined.
             firsts = [()] if n < 2 else [(a,) for a in labels]
@@ -213,7 +216,7 @@ def _template_readings(chart: ChartData, text: str) -> set[Question]:
                     continue
                 categories = tuple(labels[c] for c in (*first, *([match["x"]] if n else [])))
                 if len(set(categories)) == n:
-                    found.add(Question(name, series, categories))
+                    found.add(Question(name, series, categories, other))
     return found
 
 
@@ -424,6 +427,10 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
         return Recognition((), "unknown operation: a sum or difference of extremes")
     if mean and (high or low or difference or total or more or less):
         return Recognition((), "unknown operation: an average combined with another operation")
+    over_time = re.search(r"\b(?:increase[sd]?|decrease[sd]?|rise|rose|grow|grew|drop(?:ped)?|fall|fell|decline[sd]?|"
+                          r"change[sd]?)\b", rest) is not None
+    if difference and not over_time and len(mentioned_series) == 2 and len(named) == 1 and not (total or mean):
+        return Recognition((_series_difference_question(chart, mentioned_series, named[0], rest),))
     series = _series_of(chart, mentioned_series, len(named))
     if isinstance(series, Recognition):
         return series
@@ -479,6 +486,20 @@ def _series_of(chart: ChartData, mentioned: list[str], n_named: int) -> str | Re
         return Recognition((), f"unknown label: the question names no series of the table "
                                f"({', '.join(chart.series_names)})")
     return Recognition((), f"unknown operation: {len(mentioned)} series named ({', '.join(mentioned)})")
+
+
+def _series_difference_question(chart: ChartData, mentioned: list[str], category: str, rest: str) -> Question:
+    """A difference between two series at one category, oriented as :func:`_difference_question` orients
+    categories: "A more/higher than B" → A − B, "A less/lower than B" → B − A, else larger minus smaller."""
+    first, second = mentioned
+    if re.search(rf"\b(?:{_MORE}|{_LESS})\b", rest) and "than" in rest:
+        if re.search(rf"\b(?:{_LESS})\b", rest):
+            return Question("series_difference", second, (category,), first)
+        return Question("series_difference", first, (category,), second)
+    values = {name: chart.values(name)[chart.categories.index(category)] for name in (first, second)}
+    if values[first] < values[second]:
+        first, second = second, first
+    return Question("series_difference", first, (category,), second)
 
 
 def _unknown_labels(chart: ChartData, why: str) -> Recognition:

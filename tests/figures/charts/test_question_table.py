@@ -84,6 +84,7 @@ EXPECTED_EDITS = {
     "sum_of": {"scale", "offset", "zoom"},
     "mean": {"scale", "offset", "zoom"},
     "mean_of": {"scale", "offset", "zoom"},
+    "series_difference": {"offset", "zoom"},
 }
 
 

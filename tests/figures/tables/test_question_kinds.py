@@ -1,5 +1,6 @@
 """The question types asked only of user questions on imported tables: which of two is lower,
-the sum and the average of two named categories, the average of a whole series.
+the sum and the average of two named categories, the average of a whole series, the difference
+of two series at one category.
 
 Each is checked for its exact answer on hand-checked tables, its ChartQA wordings (kept and
 refused with the reason), its edits and φ_g (the law a*(g(D), q) = φ_g(a*(D, q)) by hypothesis),
@@ -19,7 +20,7 @@ from rend_equiv_dataset.figures.tables.questions import QuestionStatus, check_qu
 from rend_equiv_dataset.figures.tables.read import GivenQuestion, SourceTable, TableSet
 from rend_equiv_dataset.transforms import IDENTITY, Affine, LabelMap
 
-NEW_TYPES = ("compare_lower", "sum_of", "mean", "mean_of")
+NEW_TYPES = ("compare_lower", "sum_of", "mean", "mean_of", "series_difference")
 
 SALES = with_question_words(ChartData(Family.BAR, "Sales", ("2019", "2020", "2021", "2022"),
                                       (Series("Sales", (12.5, 8.0, 20.25, 15.0)),), x_label="Year",
@@ -42,6 +43,8 @@ SHARES = with_question_words(ChartData(Family.PIE, "Browsers", ("Chrome", "Safar
     (Question("mean_of", "Sales", ("2020", "2022")), 11.5),
     (Question("mean_of", "Disapprove", ("Jan", "Mar")), 53.5),
     (Question("compare_lower", "Approve", ("Feb", "Mar")), "Mar"),
+    (Question("series_difference", "Disapprove", ("Feb",), "Approve"), 5.0),
+    (Question("series_difference", "Approve", ("Mar",), "Disapprove"), -16.0),
 ])
 def test_exact_answers_on_hand_checked_tables(question, exact):
     chart = POLL if question.series in POLL.series_names else SALES
@@ -59,6 +62,28 @@ def test_each_new_type_carries_its_equivariance_edits():
     assert registry.applicable_edits("sum_of") == ("scale", "offset", "zoom")
     assert registry.applicable_edits("mean") == ("scale", "offset", "zoom")
     assert registry.applicable_edits("mean_of") == ("scale", "offset", "zoom")
+    assert registry.applicable_edits("series_difference") == ("offset", "zoom")  # scaling one series is no function
+
+
+def test_a_two_series_question_round_trips_through_its_params():
+    question = Question("series_difference", "Disapprove", ("Feb",), "Approve")
+    assert question.params() == {"series": "Disapprove", "categories": ["Feb"], "other_series": "Approve"}
+    assert Question.from_params("series_difference", question.params()) == question
+    assert Question("value", "s", ("A",)).params() == {"series": "s", "categories": ["A"]}  # stored bytes unchanged
+    assert repr(question).endswith("categories=('Feb',), other_series='Approve')")
+
+
+@pytest.mark.parametrize("qtype, params", [
+    ("series_difference", {"series": "a", "categories": ["A"]}),
+    ("series_difference", {"series": "a", "categories": ["A"], "other_series": "a"}),
+    ("series_difference", {"series": "a", "categories": ["A"], "other_series": 3}),
+    ("value", {"series": "a", "categories": ["A"], "other_series": "b"}),
+])
+def test_bad_second_series_raises_input_error(qtype, params):
+    from rend_equiv_dataset.errors import InputError
+    with pytest.raises(InputError) as err:
+        Question.from_params(qtype, params)
+    assert err.value.field == "question_params.other_series"
 
 
 def test_phi_of_each_edit_is_the_documented_one():
@@ -94,6 +119,9 @@ def charts_and_questions(draw):
     kind = draw(st.sampled_from(NEW_TYPES))
     n = QUESTION_TYPES[kind].n_categories
     named = tuple(draw(st.permutations(chart.categories))[:n])
+    if QUESTION_TYPES[kind].n_series == 2:
+        chart = chart.replace(family=Family.GROUPED_BAR, series=(Series("a", tuple(values)), Series("b", tuple(other))))
+        return chart, Question(kind, "a", named, "b"), draw(st.integers(0, 2**32 - 1))
     return chart, Question(kind, "a", named), draw(st.integers(0, 2**32 - 1))
 
 
@@ -126,6 +154,12 @@ def test_edits_left_out_really_do_not_move_or_are_no_function_of_the_answer(case
     if question.question_type == "compare_lower":
         scaled = registry.edit_type("scale").propose(chart, question, rng)
         assert answer(scaled.data, question) == answer(chart, question)
+    if question.question_type == "series_difference":
+        # scaling the minuend series gives c·a − b: no function of a − b alone, so scale is not listed
+        scaled = registry.edit_type("scale").propose(chart, question, rng)
+        factor, row = scaled.params["factor"], chart.categories.index(question.categories[0])
+        a, b = chart.values("a")[row], chart.values("b")[row]
+        assert answer(scaled.data, question) == pytest.approx(factor * a - b)
 
 
 def test_verify_law_accepts_the_new_types_on_a_table():
@@ -152,6 +186,14 @@ KEPT = [
     (POLL, "Which month had less Disapprove, Jan or Feb?", "Feb", Question("compare_lower", "Disapprove", ("Jan", "Feb"))),
     (POLL, "What is the sum of Disapprove in Feb and Mar?", "104", Question("sum_of", "Disapprove", ("Feb", "Mar"))),
     (SHARES, "Which has a lower share, Edge or Other?", "Edge", Question("compare_lower", "Share", ("Edge", "Other"))),
+    (POLL, "What's the difference between Approve and Disapprove in Feb?", "5",
+     Question("series_difference", "Disapprove", ("Feb",), "Approve")),
+    (POLL, "What is the gap between Disapprove and Approve in Mar?", "16",
+     Question("series_difference", "Disapprove", ("Mar",), "Approve")),
+    (POLL, "How much more is Disapprove than Approve in Jan?", "11",
+     Question("series_difference", "Disapprove", ("Jan",), "Approve")),
+    (POLL, "How much lower was Disapprove than Approve in Jan?", "-11",
+     Question("series_difference", "Approve", ("Jan",), "Disapprove")),
 ]
 
 
@@ -187,6 +229,12 @@ REFUSED = [
     (SALES, "What is the average sales?", "13.93", QuestionStatus.DISAGREES, "answer disagrees by 0.0075"),
     (SHARES, "What is the sum of Edge and Other?", "16.7", QuestionStatus.NOT_APPLICABLE,
      "a sum_of question does not apply to a pie chart"),
+    (POLL, "How much did Approve increase over Disapprove in Feb?", "5", QuestionStatus.UNRECOGNISED,
+     "unknown operation: a difference or comparison between two series at one category"),
+    (POLL, "Which is higher in Feb, Approve or Disapprove?", "Disapprove", QuestionStatus.UNRECOGNISED,
+     "unknown operation: a difference or comparison between two series at one category"),
+    (POLL, "What's the difference between Approve and Disapprove in Feb?", "6", QuestionStatus.DISAGREES,
+     "answer disagrees by 1: the table gives 5 (read as series_difference Disapprove ['Feb'])"),
 ]
 
 
@@ -206,13 +254,15 @@ def test_a_tie_makes_the_lower_of_two_ill_posed():
 
 @pytest.mark.parametrize("kind", NEW_TYPES)
 def test_template_text_reads_naturally_and_is_recognised_back(kind):
-    named = ("2019", "2021")[:QUESTION_TYPES[kind].n_categories]
-    question = Question(kind, "Sales", named)
-    text = question_text(SALES, question)
+    if QUESTION_TYPES[kind].n_series == 2:
+        chart, question = POLL, Question(kind, "Disapprove", ("Feb",), "Approve")
+    else:
+        chart, question = SALES, Question(kind, "Sales", ("2019", "2021")[:QUESTION_TYPES[kind].n_categories])
+    text = question_text(chart, question)
     assert "value of value" not in text and text.endswith("?")
     from rend_equiv_dataset.figures.charts.canonical import format_answer
-    given = format_answer(answer(SALES, question), QUESTION_TYPES[kind].answer_type)
-    found, report = check_question(SALES, GivenQuestion("t", text, given, "q", 2))
+    given = format_answer(answer(chart, question), QUESTION_TYPES[kind].answer_type)
+    found, report = check_question(chart, GivenQuestion("t", text, given, "q", 2))
     assert report.status is QuestionStatus.KEPT and found == question, report.detail
 
 
@@ -223,6 +273,8 @@ def test_question_text_of_the_new_types():
         "What is the average sales across all years, in million units?"
     assert question_text(POLL, Question("compare_lower", "Approve", ("Jan", "Mar"))) == \
         "Which has the lower approval in the Approve series: Jan or Mar?"
+    assert question_text(POLL, Question("series_difference", "Disapprove", ("Feb",), "Approve")) == \
+        "By how much does Disapprove exceed Approve in Feb?"
 
 
 def test_the_table_build_keeps_the_new_types_with_their_edits():
@@ -247,3 +299,13 @@ def test_the_table_build_swaps_the_two_named_labels_of_a_lower_of_two():
     (inst,) = [i for i in build.instances if i.question_type == "compare_lower"]
     swap = inst.edit("swap")
     assert inst.target == "Chile" and swap.params["labels"] == ["Japan", "Chile"] and swap.target == "Japan"
+
+
+def test_the_table_build_offsets_the_first_series_of_a_two_series_difference():
+    given = GivenQuestion("poll", "What's the difference between Approve and Disapprove in Feb?", "5", "q.csv", 2)
+    build = instances_from_tables(TableSet((SourceTable("poll", POLL, "poll.csv"),), (given,)))
+    (inst,) = [i for i in build.instances if i.question_type == "series_difference"]
+    assert inst.target == "5" and [e.edit_type for e in inst.edits] == ["offset", "zoom"]
+    assert inst.question_params == {"series": "Disapprove", "categories": ["Feb"], "other_series": "Approve"}
+    offset = inst.edit("offset")
+    assert offset.params["series"] == "Disapprove" and offset.target == format(5 + offset.params["delta"], "g")

@@ -228,6 +228,8 @@ KEPT = [
     (VENDORS, "Which has a larger share, Apple or Xiaomi?", "Apple",
      Question("compare", "Share of shipments", ("Apple", "Xiaomi"))),
     (REVENUE, "What is the average revenue?", "35.72", Question("mean", "Revenue", ())),
+    (PARTY, "What is the difference between Democrats and Republicans in 2014?", "9",
+     Question("series_difference", "Democrats", ("2014",), "Republicans")),
     (GROWTH, "What's the sum of Italy and Spain?", "-20.2", Question("sum_of", "GDP growth", ("Italy", "Spain"))),
     (VENDORS, "Which has a smaller share, Apple or Xiaomi?", "Xiaomi",
      Question("compare_lower", "Share of shipments", ("Apple", "Xiaomi"))),
@@ -254,7 +256,7 @@ REFUSED = [
     (GROWTH, "What is the difference between the highest and lowest growth?", "17.5",
      "unknown operation: a sum or difference of extremes"),
     (GROWTH, "Is Italy's growth higher than Spain's?", "Yes", "unknown operation: a yes/no question"),
-    (PARTY, "What is the difference between Democrats and Republicans in 2014?", "9",
+    (PARTY, "Which party had more support in 2014, Democrats or Republicans?", "Democrats",
      "unknown operation: a difference or comparison between two series at one category"),
 ]
 
