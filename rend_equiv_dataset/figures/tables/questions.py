@@ -205,10 +205,14 @@ def _template_readings(chart: ChartData, text: str) -> set[Question]:
         pairs = [(s, o) for s in chart.series_names for o in chart.series_names if s != o] if two \
             else [(s, "") for s in chart.series_names]
         for series, other in pairs:
-            shape = re.escape(_fold(question_text(chart, Question(name, series, _SLOT[:n], other))))
+            literal = _fold(question_text(chart, Question(name, series, _SLOT[:n], other)))
+            head = literal.split(_SLOT[0])[0]
+            if not folded.startswith(head):  # the words before the first slot are literal
+                continue
+            shape = re.escape(literal)
             # With two slots a label holding the words between them could split two ways:
-            # fix the first slot to each label in turn; the second is then determined.
-            firsts = [()] if n < 2 else [(a,) for a in labels]
+            # fix the first slot to each label the text has there in turn; the second is then determined.
+            firsts = [()] if n < 2 else [(a,) for a in labels if folded.startswith(a, len(head))]
             for first in firsts:
                 pattern = shape.replace(_SLOT[0], re.escape(first[0]) if first else slot).replace(_SLOT[1], slot)
                 match = re.fullmatch(pattern, folded)
