@@ -36,9 +36,11 @@ def naive(chart: ChartData, text: str) -> set[Question]:
         n = qtype.n_categories
         pairs = [()] if n == 0 else [(c,) for c in chart.categories] if n == 1 else [
             (a, b) for a in chart.categories for b in chart.categories if a != b]
-        for series in chart.series_names:
+        series_pairs = [(s, o) for s in chart.series_names for o in chart.series_names if s != o] \
+            if qtype.n_series == 2 else [(s, "") for s in chart.series_names]
+        for series, other in series_pairs:
             for categories in pairs:
-                question = Question(name, series, categories)
+                question = Question(name, series, categories, other)
                 if " ".join(question_text(chart, question).lower().split()).rstrip("?. ") == fold:
                     found.add(question)
     return found
@@ -62,7 +64,8 @@ def main() -> None:
             categories=tuple(f"Region {i}" for i in range(m)),
             series=tuple(Series(f"{2020 + j}", tuple(float(v) for v in rng.permutation(m) + 1)) for j in range(n_series)),
             x_label="Region"))
-        texts = [question_text(chart, pose(name, chart, rng)) for name in ("value", "difference", "argmax", "compare")]
+        texts = [question_text(chart, pose(name, chart, rng))
+                 for name in ("value", "difference", "argmax", "compare", "sum_of")]
         for text in texts:
             assert set(recognise(chart, text).readings) == naive(chart, text), text
         slow = best_of(lambda: [naive(chart, t) for t in texts]) / len(texts)

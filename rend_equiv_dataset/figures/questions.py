@@ -35,17 +35,31 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.transforms import Answer
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Question:
-    """A posed question: its type, the series it asks about and the categories it names."""
+    """A posed question: its type, the series it asks about and the categories it names.
+
+    ``other_series`` is the second series of a question about two series
+    (``series_difference``: ``series`` minus ``other_series``); empty otherwise,
+    and then left out of the stored params and of the repr.
+    """
 
     question_type: str
     series: str
     categories: tuple[str, ...]
+    other_series: str = ""
+
+    def __repr__(self) -> str:
+        other = f", other_series={self.other_series!r}" if self.other_series else ""
+        return (f"Question(question_type={self.question_type!r}, series={self.series!r}, "
+                f"categories={self.categories!r}{other})")
 
     def params(self) -> dict[str, Any]:
         """JSON-able form stored on the instance."""
-        return {"series": self.series, "categories": list(self.categories)}
+        params: dict[str, Any] = {"series": self.series, "categories": list(self.categories)}
+        if self.other_series:
+            params["other_series"] = self.other_series
+        return params
 
     @classmethod
     def from_params(cls, question_type: str, params: Mapping[str, Any]) -> Question:
@@ -56,7 +70,7 @@ class Question:
         >>> Question.from_params("median", {"series": "2024", "categories": []})
         Traceback (most recent call last):
         ...
-        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share
+        rend_equiv_dataset.errors.InputError: field 'question_type': unknown question type 'median'; expected one of value, difference, sum, argmax, argmin, compare, share, compare_lower, sum_of, mean, mean_of, series_difference
         """
         if question_type not in QUESTION_TYPES:
             raise InputError(f"unknown question type {question_type!r}; expected one of {', '.join(QUESTION_TYPES)}",
@@ -71,7 +85,15 @@ class Question:
                 or not all(isinstance(c, str) for c in categories) or len(set(categories)) != len(categories)):
             raise InputError(f"a {question_type} question names {expected} distinct categories (strings), "
                              f"got {categories!r}", field="question_params.categories")
-        return cls(question_type, series, tuple(categories))
+        other = params.get("other_series", "")
+        if QUESTION_TYPES[question_type].n_series == 2:
+            if not isinstance(other, str) or not other or other == series:
+                raise InputError(f"a {question_type} question names a second series other than {series!r}, "
+                                 f"got {other!r}", field="question_params.other_series")
+        elif other != "":
+            raise InputError(f"a {question_type} question names one series, got a second: {other!r}",
+                             field="question_params.other_series")
+        return cls(question_type, series, tuple(categories), other)
 
 
 # --- exact answers a*(D, q) -------------------------------------------------------------------
@@ -108,6 +130,28 @@ def _compare(data: ChartData, q: Question) -> str:
     return first if _value_of(data, q.series, first) > _value_of(data, q.series, second) else second
 
 
+def _compare_lower(data: ChartData, q: Question) -> str:
+    first, second = q.categories
+    return first if _value_of(data, q.series, first) < _value_of(data, q.series, second) else second
+
+
+def _series_difference(data: ChartData, q: Question) -> float:
+    return _value_of(data, q.series, q.categories[0]) - _value_of(data, q.other_series, q.categories[0])
+
+
+def _sum_of(data: ChartData, q: Question) -> float:
+    return float(sum(_value_of(data, q.series, c) for c in q.categories))
+
+
+def _mean(data: ChartData, q: Question) -> float:
+    values = data.values(q.series)
+    return float(sum(values)) / len(values)
+
+
+def _mean_of(data: ChartData, q: Question) -> float:
+    return _sum_of(data, q) / len(q.categories)
+
+
 def _share(data: ChartData, q: Question) -> float:
     """Pie share in percent: 100 · v / S."""
     return 100.0 * _value(data, q) / sum(data.values(q.series))
@@ -124,6 +168,7 @@ class QuestionType:
         template: text template with ``{quantity}``, ``{noun}``, ``{nouns}``, ``{a}``, ``{b}``, ``{ser}``.
         answer: a*(D, q).
         families: chart families the question is asked on.
+        n_series: how many series the question names (2: ``series`` and ``other_series``).
     """
 
     name: str
@@ -132,6 +177,7 @@ class QuestionType:
     template: str
     answer: Callable[[ChartData, Question], Answer]
     families: frozenset[Family]
+    n_series: int = 1
 
 
 _ALL = frozenset(Family)
@@ -151,9 +197,27 @@ QUESTION_TYPES: dict[str, QuestionType] = {
         QuestionType("compare", "label", 2, "Which has the higher {quantity}{ser}: {a} or {b}?", _compare, _ALL),
         QuestionType("share", "number", 1, "What percentage of the total {quantity} does {a} account for?",
                      _share, _SHARES),
+        QuestionType("compare_lower", "label", 2, "Which has the lower {quantity}{ser}: {a} or {b}?",
+                     _compare_lower, _ALL),
+        QuestionType("sum_of", "number", 2, "What is the sum of the {quantity} of {a} and {b}{ser}{unit}?",
+                     _sum_of, _SERIES),
+        QuestionType("mean", "number", 0, "What is the average {quantity} across all {nouns}{ser}{unit}?",
+                     _mean, _SERIES),
+        QuestionType("mean_of", "number", 2, "What is the average {quantity} of {a} and {b}{ser}{unit}?",
+                     _mean_of, _SERIES),
+        QuestionType("series_difference", "number", 1, "By how much does {s1} exceed {s2} in {a}{unit}?",
+                     _series_difference, _SERIES, n_series=2),
     )
 }
-"""The question table (docs/design.md §3.1, §3.3). Keys are the question types."""
+"""The question table (docs/design.md §3.1, §3.3). Keys are the question types.
+
+The first seven are the synthetic set's (each family's ``question_cycle`` draws
+from them); ``compare_lower`` (which of two is smaller: a type of its own, so
+its answer and its φ per edit stay one table row), ``sum_of`` and ``mean_of``
+(of two named categories), ``mean`` (of the whole series) and
+``series_difference`` (two series at one category) are asked only of
+user questions on imported tables (:mod:`rend_equiv_dataset.figures.tables.questions`).
+"""
 
 
 def answer(data: ChartData, question: Question) -> Answer:
@@ -185,7 +249,7 @@ def question_text(data: ChartData, question: Question) -> str:
     template = QUESTION_TYPES[question.question_type].template
     quantity = words.get("quantity", "value")
     text = template.format(
-        quantity=quantity, noun=noun, nouns=_plural(noun), a=a, b=b,
+        quantity=quantity, noun=noun, nouns=_plural(noun), a=a, b=b, s1=question.series, s2=question.other_series,
         ser=f" in the {question.series} series" if len(data.series) > 1 else "",
         unit=f", in {data.unit}" if data.unit and data.unit != "%" else "",
     )

@@ -11,7 +11,8 @@ checks the controls and the law a*(g(D), q) = φ_g(a*(D, q)) before it keeps
 a proposal.
 
 An edit whose φ_g would be the identity for a question (scale on argmax,
-offset on a difference, delete_max on argmin) does not list that question:
+offset on a difference, delete_max on argmin, swap of the two labels a sum
+or mean of two names) does not list that question:
 it is not an equivariance edit for it. ``zoom`` (φ = identity) is the
 invariance control every question carries.
 
@@ -154,6 +155,10 @@ def _phi_offset_sum(data: ChartData, q: Question, p: Mapping[str, Any]) -> Trans
     return Affine(1.0, len(data.categories) * p["delta"])
 
 
+def _phi_offset_named(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
+    return Affine(1.0, len(q.categories) * p["delta"])
+
+
 def _phi_delete_max_label(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transform:
     ranked = sorted(zip(data.values(q.series), data.categories), reverse=True)
     return LabelMap.from_pairs({ranked[0][1]: ranked[1][1]})
@@ -172,21 +177,24 @@ def _phi_relabel(data: ChartData, q: Question, p: Mapping[str, Any]) -> Transfor
 
 @register_edit
 class Scale(EditType):
-    """Multiply the question's series by c: φ = a ↦ c·a on values, differences and sums."""
+    """Multiply the question's series by c: φ = a ↦ c·a on values, differences, sums and means."""
 
     name = "scale"
     propose = staticmethod(scale)
-    phi_rules = {"value": _phi_scale, "difference": _phi_scale, "sum": _phi_scale}
+    phi_rules = {"value": _phi_scale, "difference": _phi_scale, "sum": _phi_scale, "sum_of": _phi_scale,
+                 "mean": _phi_scale, "mean_of": _phi_scale}
     theory = SCALE
 
 
 @register_edit
 class Offset(EditType):
-    """Add Δ to the question's series: φ = a ↦ a + Δ on values, a ↦ a + nΔ on sums."""
+    """Add Δ to the question's series: φ = a ↦ a + Δ on values, means and the difference of that series
+    minus another, a ↦ a + nΔ on sums of n values."""
 
     name = "offset"
     propose = staticmethod(offset)
-    phi_rules = {"value": _phi_offset, "sum": _phi_offset_sum}
+    phi_rules = {"value": _phi_offset, "sum": _phi_offset_sum, "sum_of": _phi_offset_named, "mean": _phi_offset,
+                 "mean_of": _phi_offset, "series_difference": _phi_offset}
     theory = OFFSET
 
 
@@ -203,11 +211,12 @@ class DeleteMax(EditType):
 
 @register_edit
 class Swap(EditType):
-    """Exchange two labels: φ is that transposition on argmax, argmin and compare answers."""
+    """Exchange two labels: φ is that transposition on argmax, argmin and both compare answers."""
 
     name = "swap"
     propose = staticmethod(swap)
-    phi_rules = {"argmax": _phi_relabel, "argmin": _phi_relabel, "compare": _phi_relabel}
+    phi_rules = {"argmax": _phi_relabel, "argmin": _phi_relabel, "compare": _phi_relabel,
+                 "compare_lower": _phi_relabel}
     suites = frozenset({MAIN, MATCHED})
     theory = SWAP
 

@@ -23,9 +23,11 @@ in three documented tiers (:func:`recognise`):
 3. the reading of ChartQA's many wordings (:func:`parse_question`): the
    category labels and series names the question mentions, and its operation
    words (``difference``, ``how much more … than``, ``increase from A to B``,
-   ``total``, ``highest``, ``which … higher``). An operation the package has no
-   question type for (an average, a ratio, the top three, a count, the second
-   largest, the sum of named bars, the highest *value*) is reported as an
+   ``total``, ``sum of A and B``, ``average``, ``highest``, ``which … higher``,
+   ``which … lower``). An operation the package has no question type for (a
+   ratio — no edit moves it exactly: a scale of the series leaves it as it is —,
+   the top three, a count, the second largest, the sum of three named bars, a
+   difference between two series, the highest *value*) is reported as an
    unknown operation, never read as another type.
 
 Several different readings make a question ``ambiguous``; none makes it
@@ -77,6 +79,9 @@ PATTERNS: dict[str, tuple[str, ...]] = {
     ),
     "compare": (
         r"which (?:has|had|is|was|shows) (?:the )?(?:higher|larger|greater|bigger|more)(?: (?P<q>.+?))?" + _SER + r"[,:]? {a} or {b}",
+    ),
+    "compare_lower": (
+        r"which (?:has|had|is|was|shows) (?:the )?(?:lower|smaller|less|fewer)(?: (?P<q>.+?))?" + _SER + r"[,:]? {a} or {b}",
     ),
     "share": (
         r"what (?:percentage|share|proportion|percent) of the total(?: (?P<q>.+?))? (?:does|did) {a} (?:account for|represent|make up)",
@@ -196,11 +201,18 @@ def _template_readings(chart: ChartData, text: str) -> set[Question]:
     found = set()
     for name in _applicable(chart):
         n = QUESTION_TYPES[name].n_categories
-        for series in chart.series_names:
-            shape = re.escape(_fold(question_text(chart, Question(name, series, _SLOT[:n]))))
+        two = QUESTION_TYPES[name].n_series == 2
+        pairs = [(s, o) for s in chart.series_names for o in chart.series_names if s != o] if two \
+            else [(s, "") for s in chart.series_names]
+        for series, other in pairs:
+            literal = _fold(question_text(chart, Question(name, series, _SLOT[:n], other)))
+            head = literal.split(_SLOT[0])[0]
+            if not folded.startswith(head):  # the words before the first slot are literal
+                continue
+            shape = re.escape(literal)
             # With two slots a label holding the words between them could split two ways:
-            # fix the first slot to each label in turn; the second is then determined.
-            firsts = [()] if n < 2 else [(a,) for a in labels]
+            # fix the first slot to each label the text has there in turn; the second is then determined.
+            firsts = [()] if n < 2 else [(a,) for a in labels if folded.startswith(a, len(head))]
             for first in firsts:
                 pattern = shape.replace(_SLOT[0], re.escape(first[0]) if first else slot).replace(_SLOT[1], slot)
                 match = re.fullmatch(pattern, folded)
@@ -208,7 +220,7 @@ def _template_readings(chart: ChartData, text: str) -> set[Question]:
                     continue
                 categories = tuple(labels[c] for c in (*first, *([match["x"]] if n else [])))
                 if len(set(categories)) == n:
-                    found.add(Question(name, series, categories))
+                    found.add(Question(name, series, categories, other))
     return found
 
 
@@ -315,7 +327,7 @@ _UNKNOWN_OPERATIONS: tuple[tuple[str, str], ...] = (
     (r"\b(?:top|first|last|bottom) (?:\d+|two|three|four|five|six|seven|eight|nine|ten)\b", ""),
     (r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:largest|highest|biggest|greatest|smallest|lowest|"
      r"top|most|least|bars|countries|years|categories)\b", ""),
-    (r"\b(?:average|mean|median|mode|ratio|times|twice|double|half|quotient|product)\b", ""),
+    (r"\b(?:median|mode|ratio|times|twice|double|half|quotient|product|proportion between)\b", ""),
     (r"\b(?:second|third|fourth|fifth)\b", ""),
     (r"\b(?:leftmost|rightmost|left|right|middle|first bar|last bar)\b", ""),
     (r"\b(?:percentage|percent) (?:change|increase|decrease|growth|difference)\b|\bgrowth rate\b|\bcagr\b", ""),
@@ -327,16 +339,17 @@ _HIGH = r"highest|largest|greatest|biggest|maximum|max|most|peak|top|best"
 _LOW = r"lowest|smallest|least|minimum|min|fewest|bottom|worst"
 _MORE = r"higher|larger|greater|bigger|more|exceeds?|over"
 _LESS = r"lower|smaller|less|fewer"
+_MEAN = r"average|mean|averages|avg"
 
 
 def operation_word(text: str, *, strict: bool = False) -> str | None:
     """The first operation the package has no question type for, in folded ``text``, else ``None``.
 
-    With ``strict`` only the unambiguous ones (``average``, ``top 3``, ``second``…);
+    With ``strict`` only the unambiguous ones (``ratio``, ``top 3``, ``second``…);
     otherwise any word that changes what is computed (as in a quantity phrase).
 
-    >>> operation_word("the three largest bars"), operation_word("average exports", strict=True)
-    ('three largest', 'average')
+    >>> operation_word("the three largest bars"), operation_word("ratio of exports", strict=True)
+    ('three largest', 'ratio')
     >>> operation_word("exports"), operation_word("revenue in 2018", strict=True)
     (None, None)
     """
@@ -344,7 +357,7 @@ def operation_word(text: str, *, strict: bool = False) -> str | None:
         if (match := re.search(pattern, text)) is not None:
             return match.group()
     if not strict:
-        loose = rf"\b(?:{_HIGH}|{_LOW}|{_MORE}|{_LESS}|difference|sum|total|combined|and|or|between|than|change)\b"
+        loose = rf"\b(?:{_HIGH}|{_LOW}|{_MORE}|{_LESS}|{_MEAN}|difference|sum|total|combined|and|or|between|than|change)\b"
         if (match := re.search(loose, text)) is not None:
             return match.group()
     return None
@@ -405,6 +418,7 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
                            r"drop(?:ped)?|fall|fell|decline[sd]?|change[sd]?)\b|\bhow (?:much|many) (?:more|less|fewer|"
                            r"higher|lower|larger|smaller|bigger|greater)\b", rest) is not None
     total = re.search(r"\b(?:sum|total|combined|altogether|add(?:ed)? up|together)\b", rest) is not None
+    mean = re.search(rf"\b(?:{_MEAN})\b", rest) is not None
     more = re.search(rf"\b(?:{_MORE})\b", rest) is not None
     less = re.search(rf"\b(?:{_LESS})\b", rest) is not None
     asks_which = re.match(r"(?:which|who|what \w+ (?:has|had|have|is|was|shows?|recorded)|in which|when|what (?:year|"
@@ -415,6 +429,12 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
         return Recognition((), "unknown operation: a yes/no question")
     if (high or low) and (difference or total):
         return Recognition((), "unknown operation: a sum or difference of extremes")
+    if mean and (high or low or difference or total or more or less):
+        return Recognition((), "unknown operation: an average combined with another operation")
+    over_time = re.search(r"\b(?:increase[sd]?|decrease[sd]?|rise|rose|grow|grew|drop(?:ped)?|fall|fell|decline[sd]?|"
+                          r"change[sd]?)\b", rest) is not None
+    if difference and not over_time and len(mentioned_series) == 2 and len(named) == 1 and not (total or mean):
+        return Recognition((_series_difference_question(chart, mentioned_series, named[0], rest),))
     series = _series_of(chart, mentioned_series, len(named))
     if isinstance(series, Recognition):
         return series
@@ -424,12 +444,19 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
                 return Recognition((), "unknown operation: a difference between two series at one category")
             return _unknown_labels(chart, f"a difference names 2 categories, this names {len(named)}")
         return Recognition((_difference_question(chart, series, named, categories, rest),))
-    if total:
+    if total or mean:
+        whole, pair = ("mean", "mean_of") if mean else ("sum", "sum_of")
         if len(named) == 2 and re.search(r"\bfrom\b", rest) and set(named) == {chart.categories[0], chart.categories[-1]}:
-            return Recognition((Question("sum", series, ()),))  # "from the first to the last": all of them
+            return Recognition((Question(whole, series, ()),))  # "from the first to the last": all of them
+        if len(named) == 2:
+            return Recognition((Question(pair, series, tuple(named)),))
+        if len(named) == 1:
+            return Recognition((), f"unknown operation: {'an average' if mean else 'a sum'} with one category named "
+                                   f"(over what is not said)")
         if named:
-            return Recognition((), "unknown operation: a sum of named categories (only the total of a series is asked)")
-        return Recognition((Question("sum", series, ()),))
+            return Recognition((), f"unknown operation: {'an average' if mean else 'a sum'} of {len(named)} named "
+                                   f"categories (of two or of all are asked)")
+        return Recognition((Question(whole, series, ()),))
     if high or low:
         if high and low:
             return Recognition((), "unknown operation: both the highest and the lowest")
@@ -440,9 +467,9 @@ def parse_question(chart: ChartData, text: str, given: str | None = None) -> Rec
                                if high else "unknown operation: the smallest value (a number), not which category has it")
         return Recognition((Question("argmax" if high else "argmin", series, ()),))
     if len(named) == 2 and (more or less):
-        if less:
-            return Recognition((), "unknown operation: which is lower (only which is higher is asked)")
-        return Recognition((Question("compare", series, tuple(named)),))
+        if more and less:
+            return Recognition((), "unknown operation: both higher and lower words in one comparison")
+        return Recognition((Question("compare_lower" if less else "compare", series, tuple(named)),))
     if len(named) == 1 and re.search(r"\b(?:what|how (?:much|many))\b|^(?:in|according|as of|during)\b", rest):
         return Recognition((Question(family_of(chart).lookup, series, tuple(named)),))
     if not named:
@@ -463,6 +490,20 @@ def _series_of(chart: ChartData, mentioned: list[str], n_named: int) -> str | Re
         return Recognition((), f"unknown label: the question names no series of the table "
                                f"({', '.join(chart.series_names)})")
     return Recognition((), f"unknown operation: {len(mentioned)} series named ({', '.join(mentioned)})")
+
+
+def _series_difference_question(chart: ChartData, mentioned: list[str], category: str, rest: str) -> Question:
+    """A difference between two series at one category, oriented as :func:`_difference_question` orients
+    categories: "A more/higher than B" → A − B, "A less/lower than B" → B − A, else larger minus smaller."""
+    first, second = mentioned
+    if re.search(rf"\b(?:{_MORE}|{_LESS})\b", rest) and "than" in rest:
+        if re.search(rf"\b(?:{_LESS})\b", rest):
+            return Question("series_difference", second, (category,), first)
+        return Question("series_difference", first, (category,), second)
+    values = {name: chart.values(name)[chart.categories.index(category)] for name in (first, second)}
+    if values[first] < values[second]:
+        first, second = second, first
+    return Question("series_difference", first, (category,), second)
 
 
 def _unknown_labels(chart: ChartData, why: str) -> Recognition:
@@ -578,7 +619,7 @@ def ill_posed(chart: ChartData, question: Question) -> str | None:
         return "two categories tie for the highest value"
     if question.question_type == "argmin" and ranked[0] == ranked[1]:
         return "two categories tie for the lowest value"
-    if question.question_type == "compare" and values[question.categories[0]] == values[question.categories[1]]:
+    if question.question_type in ("compare", "compare_lower") and values[question.categories[0]] == values[question.categories[1]]:
         return "the two categories have the same value"
     if question.question_type == "share" and sum(values.values()) <= 0:
         return "the series total is not positive"

@@ -64,9 +64,10 @@ def test_fixture_folder_builds_law_abiding_instances_with_sources():
     assert {i.question_type for i in by_source["vendors.csv"]} >= {"share", "argmax"}
     statuses = {(q.table_id, q.status) for q in build.questions}
     assert statuses == {("revenue", QuestionStatus.KEPT), ("vendors", QuestionStatus.DISAGREES),
-                        ("party", QuestionStatus.UNRECOGNISED)}
+                        ("party", QuestionStatus.KEPT)}  # Democrats − Republicans in 2014: a series_difference
+    assert [i.target for i in by_source["party.csv"]] == ["9"]
     summary = build.summary()
-    assert summary["questions"]["kept"] == 1 and len(summary["question_reports"]) == 2
+    assert summary["questions"]["kept"] == 2 and len(summary["question_reports"]) == 1
 
 
 def test_pilot_suite_is_a_x2_scale_plus_zoom():
