@@ -271,8 +271,8 @@ _MAX_REUSED_FIGURES = 24
 
 
 def _template(data: ChartData, style: Style) -> tuple[Any, ...]:
-    """What fixes a chart's axes apart from its data: family, style, and how many categories and series."""
-    return family_of(data).family, style
+    """What a chart's axes are reused across: family, orientation and canvas size (the rest is set on every draw)."""
+    return family_of(data).family, style.orientation, _canvas_pixels(style)
 
 
 def _canvas_pixels(style: Style) -> tuple[int, int]:
