@@ -1,7 +1,8 @@
 """Images per second of the build's render path against the naive way, in the same run.
 
 The build path (docs/design.md §6): object-oriented Figure + FigureCanvasAgg (one
-reused figure per canvas size), fixed margins and title position, one draw
+figure and axes per family, orientation and canvas size, reused: only the data
+artists are drawn anew), fixed margins and title position, one draw
 with a legibility check, PNG deflated at level 1 from the Agg buffer, one
 fork-pool worker per core (jobs of half an instance). The naive way: pyplot figures, tight_layout,
 savefig(bbox_inches="tight"), one process, no legibility check. Both draw the

@@ -128,9 +128,10 @@ def style_axes(ax: Axes, data: ChartData, style: Style, category_axis: str | Non
     ax.set_facecolor(style.background)
     ax.set_title(wrap(data.title, WRAP_TITLE_CHARS), fontsize=font(style, 1.2), fontweight=style.title_weight)
     ax.tick_params(labelsize=font(style, 0.9))
-    if style.spines == "open":
-        ax.spines["top"].set_visible(False)
-        ax.spines["right"].set_visible(False)
+    # Every property is set both ways: the axes may be reused from a chart of another style.
+    ax.spines["top"].set_visible(style.spines != "open")
+    ax.spines["right"].set_visible(style.spines != "open")
+    ax.grid(False)
     value_axis = {"x": "y", "y": "x", None: None}[category_axis]
     if style.grid != "none" and category_axis is not None:
         axes = "both" if style.grid == "both" else value_axis

@@ -218,12 +218,16 @@ def _margins(data: ChartData, style: Style, width_in: float, height_in: float) -
 
 
 def _draw_on(fig: Figure, data: ChartData, style: Style) -> None:
-    """Size, colour and lay out the empty ``fig`` for ``style``, then draw ``data`` on one axes."""
+    """Size, colour and lay out ``fig`` for ``style``, then draw ``data`` on its one axes.
+
+    ``fig`` is empty, or holds the emptied axes of a chart of the same template
+    (:func:`_template_figure`), which is drawn on again.
+    """
     width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
     fig.set_size_inches(width_in, height_in, forward=False)
     fig.set_facecolor(style.background)
     fig.subplots_adjust(**_margins(data, style, width_in, height_in))
-    ax = fig.add_subplot(1, 1, 1)
+    ax = fig.axes[0] if fig.axes else fig.add_subplot(1, 1, 1)
     kind = family_of(data)
     kind.draw(fig, ax, data, style)
     if kind.shows_legend:
@@ -261,34 +265,65 @@ def draw(data: ChartData, style: Style) -> Figure:
     return fig
 
 
-# Figures kept for reuse by :func:`render`, one per (thread, canvas size in pixels), oldest first.
-_REUSED_FIGURES: dict[tuple[int, int, int], Figure] = {}
-_MAX_REUSED_FIGURES = 12
+# Figures kept for reuse by :func:`render`, one per (thread, template), least recently used first.
+_REUSED_FIGURES: dict[tuple[Any, ...], Figure] = {}
+_MAX_REUSED_FIGURES = 24
 
 
-def _reused_figure(style: Style) -> Figure:
-    """An empty figure of ``style``'s canvas size, reused across renders of this thread.
+def _template(data: ChartData, style: Style) -> tuple[Any, ...]:
+    """What a chart's axes are reused across: family, orientation and canvas size (the rest is set on every draw)."""
+    return family_of(data).family, style.orientation, _canvas_pixels(style)
 
-    Reuse keeps the Agg renderer of that size, and with it matplotlib's text
-    metrics cache (keyed by renderer), instead of building both per image.
-    The figure is emptied (axes removed without the wasted ``Axes.clear``,
-    then ``Figure.clear``) and :func:`_draw_on` sets everything a fresh
-    figure would get from its arguments (size, face colour, margins), so the
-    pixels do not depend on what was drawn before.
+
+def _canvas_pixels(style: Style) -> tuple[int, int]:
+    width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
+    return round(width_in * DPI), round(height_in * DPI)
+
+
+def _empty_data(fig: Figure) -> None:
+    """Remove what a chart drew from its data (marks, value labels, legend), keeping the axes and ticks."""
+    ax = fig.axes[0]
+    for container in list(ax.containers):
+        container.remove()
+    for artist in [*ax.patches, *ax.lines, *ax.collections, *ax.texts, *ax.images, *ax.artists]:
+        artist.remove()
+    for legend in list(fig.legends):
+        legend.remove()
+
+
+def _template_figure(data: ChartData, style: Style) -> Figure:
+    """A figure for ``data`` in ``style``, reused across renders of this thread.
+
+    A chart of the same template drawn before leaves its axes, ticks and
+    texts in place: only its data artists are removed, and :func:`_draw_on`
+    sets again every property the template has (all of them fixed by the
+    style), so matplotlib updates the kept ticks instead of building new
+    ones. Otherwise the least recently used figure of the same canvas size is
+    emptied (axes removed without the wasted ``Axes.clear``, then
+    ``Figure.clear``), which keeps its Agg renderer and with it matplotlib's
+    text metrics cache. Either way the pixels do not depend on what was drawn
+    before.
     """
     import threading
 
-    width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
-    key = (threading.get_ident(), round(width_in * DPI), round(height_in * DPI))
+    thread = threading.get_ident()
+    key = (thread, _template(data, style))
     fig = _REUSED_FIGURES.pop(key, None)
-    if fig is None:
-        fig = _new_figure(style)
-        while len(_REUSED_FIGURES) >= _MAX_REUSED_FIGURES:
-            del _REUSED_FIGURES[next(iter(_REUSED_FIGURES))]
+    if fig is not None:
+        _empty_data(fig)
     else:
-        for ax in list(fig.axes):
-            fig.delaxes(ax)
-        fig.clear()
+        pixels = _canvas_pixels(style)
+        same_size = next((k for k, f in _REUSED_FIGURES.items()
+                          if k[0] == thread and f.canvas.get_width_height() == pixels), None)
+        if same_size is not None:
+            fig = _REUSED_FIGURES.pop(same_size)
+            for ax in list(fig.axes):
+                fig.delaxes(ax)
+            fig.clear()
+        else:
+            fig = _new_figure(style)
+            while len(_REUSED_FIGURES) >= _MAX_REUSED_FIGURES:
+                del _REUSED_FIGURES[next(iter(_REUSED_FIGURES))]
     _REUSED_FIGURES[key] = fig
     return fig
 
@@ -404,7 +439,7 @@ def _attempt(data: ChartData, style: Style) -> tuple[Rendering | None, list[str]
     with contextlib.nullcontext() if configured else matplotlib.rc_context():
         if not configured:
             configure_matplotlib()
-        fig = _reused_figure(style)
+        fig = _template_figure(data, style)
         _draw_on(fig, data, style)
         fig.canvas.draw()
         problems = legibility_problems(fig) or hidden_marks(fig, data, style)

@@ -74,13 +74,32 @@ def test_the_png_holds_exactly_the_drawn_pixels(family):
 
 
 def test_an_image_does_not_depend_on_what_the_process_rendered_before():
-    """render() reuses one figure per canvas size: its bytes must equal a fresh figure's, in any order."""
+    """render() reuses a figure and its axes per family, orientation and canvas size: its bytes must
+    equal a fresh figure's, in any order."""
     from rend_equiv_dataset.figures.charts.render import _encode
 
     # one canvas size for all, so every job reuses the figure the previous one drew on
     size = base_style().figure_size
     jobs = [(data, dataclasses.replace(style, figure_size=size)) for data in CHARTS.values()
             for style in [base_style(), *rerender_styles(0, 1, 3, data.family.value)]]
+    first = [render(data, style) for data, style in jobs]
+    again = [render(data, style) for data, style in reversed(jobs)][::-1]
+    assert [r.png for r in again] == [r.png for r in first]
+    for (data, _), result in zip(jobs, first):
+        fresh = draw(data, result.style)
+        fresh.canvas.draw()
+        assert _encode(fresh)[0] == result.png, (data.family, result.style.style_id)
+
+
+def test_reused_axes_draw_other_data_as_a_fresh_figure_would():
+    """An instance's edits (other categories, series, values, zoom) drawn on the axes its base or
+    another edit left behind give the bytes of a fresh figure."""
+    from rend_equiv_dataset.figures.charts.render import _encode
+    from rend_equiv_dataset.figures.generate import generate_instances
+
+    jobs = [(chart, style) for instance in generate_instances(0, per_family=1)
+            for chart in [instance.data, *(edit.data for edit in instance.edits)]
+            for style in (base_style(), *rerender_styles(0, 1, 1, chart.family.value))]
     first = [render(data, style) for data, style in jobs]
     again = [render(data, style) for data, style in reversed(jobs)][::-1]
     assert [r.png for r in again] == [r.png for r in first]
