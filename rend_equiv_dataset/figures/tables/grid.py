@@ -25,6 +25,12 @@ exceed 10^9 (more than nine orders of magnitude apart) is refused.
 
 Series headers must be distinct after their units are split off.
 
+Our World in Data's long layout (``Entity,Code,Year,<value columns>``, the
+grapher's CSV download) is read as the chart it was drawn from
+(:func:`from_long_layout`): the ``Code`` column is dropped; one year → the
+entities are the categories; one entity → the years are; several of both and
+one value column → years as categories and one series per entity.
+
 Time goes left to right: a category axis of years or numbers written in
 descending order is reversed, and a table whose value columns are all years
 (``Country,2010,2015,2020``) is, when nobody chose a family, read with the
@@ -278,6 +284,8 @@ def parse_grid(header: Sequence[str], rows: Sequence[Sequence[str | int | float]
                 row=r,
                 column=f"column {min(len(row), len(header)) + 1}",
             )
+    notes: list[str] = []
+    header, rows = from_long_layout(header, rows, notes)
     value_indices = [i for i in range(1, len(header)) if i != title_index]
     if not value_indices:
         raise TableProblem(Problem.NO_SERIES, "the table has no value column after the category column")
@@ -285,7 +293,6 @@ def parse_grid(header: Sequence[str], rows: Sequence[Sequence[str | int | float]
     labels = _labels(rows)
     columns = [_column(header[i], [row[i] for row in rows], i) for i in value_indices]
     _check_series_names(columns)
-    notes: list[str] = []
     x_label = header[0]
     labels, columns = _drop_missing(labels, columns, notes)
     categories = _categories(labels)
@@ -297,6 +304,63 @@ def parse_grid(header: Sequence[str], rows: Sequence[Sequence[str | int | float]
         notes.append("years written newest first are drawn oldest first")
     final, exponent = _fit_decimals(final, notes)
     return ParsedTable(x_label, categories, final, title, tuple(notes), exponent)
+
+
+_LONG_KEYS = ("entity", "code", "year")
+
+
+def from_long_layout(
+    header: Sequence[str], rows: Sequence[Sequence[Any]], notes: list[str]
+) -> tuple[list[str], list[list[Any]]]:
+    """A table in Our World in Data's long layout (``Entity,[Code,]Year,…``) as a wide grid; others unchanged.
+
+    Value cells are checked (with their own row) before anything moves, so an
+    error still names the row of the file.
+
+    >>> notes = []
+    >>> from_long_layout(["Entity", "Code", "Year", "GDP"], [["France", "FRA", "2019", "2.7"], ["Chile", "CHL", "2019", "0.3"]], notes)
+    (['Entity', 'GDP'], [['France', '2.7'], ['Chile', '0.3']])
+    >>> notes
+    ["column 'Code' dropped (codes of the entities)", "every row is for 2019: column 'Year' dropped"]
+    >>> from_long_layout(["Entity", "Year", "GDP"], [["A", "2019", "1"], ["B", "2019", "2"], ["A", "2020", "3"]], [])
+    (['Year', 'A', 'B'], [['2019', '1', '2'], ['2020', '3', '']])
+    """
+    keys = [str(h).strip().lower() for h in header]
+    if keys[:3] != list(_LONG_KEYS) and keys[:2] != [_LONG_KEYS[0], _LONG_KEYS[2]]:
+        return list(header), [list(row) for row in rows]
+    has_code = keys[1] == "code"
+    year_at = 2 if has_code else 1
+    value_at = list(range(year_at + 1, len(header)))
+    for i in value_at:
+        _column(str(header[i]), [row[i] for row in rows], i)
+    if has_code:
+        notes.append(f"column {header[1]!r} dropped (codes of the entities)")
+    entities = list(dict.fromkeys(str(row[0]).strip() for row in rows))
+    years = list(dict.fromkeys(str(row[year_at]).strip() for row in rows))
+    if len(years) == 1:
+        notes.append(f"every row is for {years[0]}: column {header[year_at]!r} dropped")
+        return [header[0], *(header[i] for i in value_at)], [[row[0], *(row[i] for i in value_at)] for row in rows]
+    if len(entities) == 1:
+        notes.append(f"every row is for {entities[0]}: the years are the categories")
+        return [header[year_at], *(header[i] for i in value_at)], [[row[year_at], *(row[i] for i in value_at)] for row in rows]
+    if len(value_at) != 1:
+        raise TableProblem(
+            Problem.NO_SERIES,
+            f"a long table of {len(entities)} entities over {len(years)} years can show one value column, "
+            f"got {len(value_at)}; keep one year, one entity or one value column",
+            column=f"column {value_at[1] + 1} ({header[value_at[1]]!r})",
+        )
+    cells: dict[tuple[str, str], Any] = {}
+    for r, row in enumerate(rows):
+        key = (str(row[year_at]).strip(), str(row[0]).strip())
+        if key in cells:
+            raise TableProblem(Problem.DUPLICATE_CATEGORY, f"{key[1]!r} has two rows for {key[0]}", row=r,
+                               column=f"column {year_at + 1} ({header[year_at]!r})")
+        cells[key] = row[value_at[0]]
+    name, unit = split_header(str(header[value_at[0]]))
+    notes.append(f"long layout: years as categories, one series of {name!r} per entity")
+    series = [f"{entity} ({unit})" if unit else entity for entity in entities]
+    return [header[year_at], *series], [[year, *(cells.get((year, e), "") for e in entities)] for year in years]
 
 
 @dataclass(frozen=True)

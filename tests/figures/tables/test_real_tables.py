@@ -340,3 +340,53 @@ def test_digitize_real_shaped_charts_end_to_end(tmp_path):
         assert table.chart.title == original.title and table.chart.unit == original.unit
     build = instances_from_tables(tables, legible=Legibility())
     assert {i.source.split(".")[0] for i in build.instances} == set(names)
+
+
+# ---------------------------------------------------------------- Our World in Data's long layout
+
+OWID_ONE_YEAR = """Entity,Code,Year,Share of electricity from renewables (%)
+Germany,DEU,2019,40.1
+France,FRA,2019,20.5*
+Spain,ESP,2019,37.4
+Italy,ITA,2019,n/a
+Poland,POL,2019,15.2
+"""
+
+
+def test_owid_long_layout_of_one_year_has_the_entities_as_categories(tmp_path):
+    (tmp_path / "renewables.csv").write_text(OWID_ONE_YEAR)
+    table = read_table(tmp_path / "renewables.csv")
+    assert table.chart.categories == ("Germany", "France", "Spain", "Poland")
+    assert [s.name for s in table.chart.series] == ["Share of electricity from renewables"]
+    assert table.chart.series[0].values == (40.1, 20.5, 37.4, 15.2) and table.chart.unit == "%"
+    assert "every row is for 2019: column 'Year' dropped" in table.notes
+    assert "column 'Code' dropped (codes of the entities)" in table.notes
+
+
+def test_owid_long_layout_of_one_entity_has_the_years_as_categories():
+    table = parse_grid(["Entity", "Code", "Year", "GDP growth (%)"],
+                       [["Chile", "CHL", "2019", "0.7"], ["Chile", "CHL", "2020", "-6.1"], ["Chile", "CHL", "2021", "11.3"]])
+    assert table.x_label == "Year" and table.categories == ("2019", "2020", "2021")
+    assert table.columns[0].values == (0.7, -6.1, 11.3) and table.columns[0].unit == "%"
+
+
+def test_owid_long_layout_of_entities_over_years_pivots_to_one_series_per_entity():
+    rows = [["France", "2018", "5.1"], ["France", "2019", "5.3"], ["France", "2020", "4.6"],
+            ["Chile", "2018", "4.4"], ["Chile", "2020", "4.0"]]
+    table = parse_grid(["Entity", "Year", "CO2 per capita (t)"], rows)
+    assert table.categories == ("2018", "2020")  # 2019 has no value for Chile: dropped, with a note
+    assert [(c.name, c.unit, c.values) for c in table.columns] == [("France", "t", (5.1, 4.6)), ("Chile", "t", (4.4, 4.0))]
+    assert "category '2019' dropped: no value for 'Chile'" in table.notes
+
+
+def test_owid_long_layout_errors_name_the_row_of_the_file():
+    from rend_equiv_dataset.figures.tables.grid import TableProblem
+
+    rows = [["France", "2018", "5.1"], ["Chile", "2018", "4.4"], ["France", "2019", "about 5"]]
+    with pytest.raises(TableProblem) as problem:
+        parse_grid(["Entity", "Year", "CO2 per capita (t)"], rows)
+    assert problem.value.row == 2 and "about 5" in problem.value.message
+    with pytest.raises(TableProblem, match="one value column"):
+        parse_grid(["Entity", "Year", "A", "B"], [["x", "2018", "1", "2"], ["y", "2019", "3", "4"]])
+    with pytest.raises(TableProblem, match="two rows for 2018"):
+        parse_grid(["Entity", "Year", "A"], [["x", "2018", "1"], ["y", "2019", "2"], ["x", "2018", "3"]])
