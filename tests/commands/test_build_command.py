@@ -154,9 +154,8 @@ def _processes_mentioning(text):
     return found
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for leftover workers")
-def test_terminated_build_stops_its_workers_and_leaves_no_release(tmp_path):
-    out = tmp_path / "terminated-release"
+def _build_until_rendering(out):
+    """A 2-worker build in a subprocess, returned once its render cache holds a first image."""
     proc = _subprocess(["--workers", "2", "--out", str(out), "--per-family", "5", "--rerenders", "2",
                         "--matched-cycle", "0", "--no-progress"], hash_seed=0)
     cache = cache_folder(out)
@@ -164,6 +163,13 @@ def test_terminated_build_stops_its_workers_and_leaves_no_release(tmp_path):
     while time.monotonic() < deadline and proc.poll() is None and not (cache.is_dir() and any(cache.iterdir())):
         time.sleep(0.05)
     assert proc.poll() is None, "the build finished before it could be interrupted"
+    return proc
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to look for leftover workers")
+def test_terminated_build_stops_its_workers_and_leaves_no_release(tmp_path):
+    out = tmp_path / "terminated-release"
+    proc = _build_until_rendering(out)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.strip() == "rend-equiv: interrupted"
@@ -258,13 +264,7 @@ def test_a_second_build_into_one_out_refuses_and_leaves_no_cache(tmp_path, capsy
 
 def test_orphaned_workers_exit_quietly_when_the_build_is_killed(tmp_path):
     out = tmp_path / "orphans"
-    proc = _subprocess(["--workers", "2", "--out", str(out), "--per-family", "5", "--rerenders", "2",
-                        "--matched-cycle", "0", "--no-progress"], hash_seed=0)
-    cache = cache_folder(out)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None and not (cache.is_dir() and any(cache.iterdir())):
-        time.sleep(0.05)
-    assert proc.poll() is None, "the build finished before it could be interrupted"
+    proc = _build_until_rendering(out)
     proc.send_signal(signal.SIGKILL)
     started = time.monotonic()
     err = proc.stderr.read()  # end of file only once every worker holding the pipe has exited
