@@ -8,7 +8,12 @@ fork-pool worker per core (jobs of half an instance). The naive way: pyplot figu
 savefig(bbox_inches="tight"), one process, no legibility check. Both draw the
 same images (base, K re-renderings and every edit of the same instances).
 
+Last, the whole build as a user runs it: ``rend-equiv build`` in a fresh
+interpreter (start-up, generation, rendering, parquet and card writing), its
+images per second of wall time against the naive rate above.
+
     python benchmarks/render.py [--per-family 3] [--rerenders 8] [--workers N]
+                                [--build-per-family 10] [--build-matched 30]
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import argparse
 import io
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,11 +81,31 @@ def build_path(instances, rerenders: int, workers: int) -> int:  # type: ignore[
         return sum(len(list(folder.glob("*.png"))) for folder in folders)
 
 
+def whole_build(per_family: int, matched: int, rerenders: int, workers: int) -> tuple[int, float]:
+    """Images written by ``rend-equiv build`` in a fresh interpreter, and its wall time."""
+    import pyarrow.parquet as pq
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "release"
+        command = [sys.executable, "-m", "rend_equiv_dataset.cli", "build", "--per-family", str(per_family),
+                   "--matched-cycle", str(matched), "--rerenders", str(rerenders), "--workers", str(workers),
+                   "--out", str(out), "--no-progress"]
+        start = time.perf_counter()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[1])
+        wall = time.perf_counter() - start
+        images = sum(pq.ParquetFile(path).metadata.num_rows
+                     for config in ("renderings", "matched_cycle_renderings")
+                     for path in (out / "data" / config).glob("*.parquet"))
+    return images, wall
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-family", type=int, default=3)
     parser.add_argument("--rerenders", type=int, default=8)
     parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--build-per-family", type=int, default=10, help="instances per family of the whole build")
+    parser.add_argument("--build-matched", type=int, default=30, help="matched-cycle instances of the whole build")
     args = parser.parse_args()
     instances = generate_instances(0, per_family=args.per_family)
     render_module.warm_up()
@@ -103,6 +129,11 @@ def main() -> None:
               f"   {naive_clock.wall / clock.wall:5.2f}x {naive_clock.cpu / clock.cpu:5.2f}x")
     print(f"(on an idle machine the pool's wall rate approaches {args.workers} x the per-CPU-s rate: "
           f"{args.workers * n / pool.cpu:.1f} images/s, {args.workers * naive_clock.cpu / pool.cpu:.2f}x naive)")
+
+    images, wall = whole_build(args.build_per_family, args.build_matched, args.rerenders, args.workers)
+    print(f"whole `rend-equiv build --per-family {args.build_per_family} --matched-cycle {args.build_matched} "
+          f"--workers {args.workers}` (start-up and writing included): {images} images in {wall:.1f} s, "
+          f"{images / wall:.1f} images/s, {images / wall / (n / naive_clock.wall):.2f}x naive")
 
 
 class Clock:

@@ -1,11 +1,14 @@
 """Draw a :class:`ChartData` in a :class:`Style` to PNG bytes, legibly and reproducibly.
 
 The fast, deterministic path of docs/design.md §6: an object-oriented
-``matplotlib.figure.Figure`` on a ``FigureCanvasAgg`` (no pyplot state),
-margins fixed per template from the style and the label lengths (no
-``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB pixels
-of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults and a single
-font family (DejaVu Sans, with Noto Sans CJK for the glyphs it lacks) inside every call.
+``matplotlib.figure.Figure`` on an Agg canvas that shapes each string once
+(:class:`~rend_equiv_dataset.figures.charts.agg.TextCachingCanvas`, matplotlib's
+pixels exactly; no pyplot state), one figure and axes reused per family and
+orientation, margins fixed per template from the style and the label lengths
+(no ``tight_layout``, no ``bbox_inches="tight"``), one draw, then the RGB
+pixels of the Agg buffer deflated at level 1 into a PNG; matplotlib defaults
+and a single font family (DejaVu Sans, with Noto Sans CJK for the glyphs it
+lacks) inside every call.
 
 Every image is checked before it is returned (docs/design.md §3.2, "every one
 legible"): each text's window extent must lie inside the canvas and overlap no
@@ -249,12 +252,13 @@ def _fix_title(ax: Axes) -> None:
 
 
 def _new_figure(style: Style) -> Figure:
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+
+    from rend_equiv_dataset.figures.charts.agg import TextCachingCanvas
 
     width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
     fig = Figure(figsize=(width_in, height_in), dpi=DPI, facecolor=style.background)
-    FigureCanvasAgg(fig)
+    TextCachingCanvas(fig)
     return fig
 
 
@@ -271,13 +275,8 @@ _MAX_REUSED_FIGURES = 24
 
 
 def _template(data: ChartData, style: Style) -> tuple[Any, ...]:
-    """What a chart's axes are reused across: family, orientation and canvas size (the rest is set on every draw)."""
-    return family_of(data).family, style.orientation, _canvas_pixels(style)
-
-
-def _canvas_pixels(style: Style) -> tuple[int, int]:
-    width_in, height_in = (v * style.canvas_scale for v in style.figure_size)
-    return round(width_in * DPI), round(height_in * DPI)
+    """What a chart's axes are reused across: family and orientation (the rest is set on every draw)."""
+    return family_of(data).family, style.orientation
 
 
 def _empty_data(fig: Figure) -> None:
@@ -297,33 +296,22 @@ def _template_figure(data: ChartData, style: Style) -> Figure:
     A chart of the same template drawn before leaves its axes, ticks and
     texts in place: only its data artists are removed, and :func:`_draw_on`
     sets again every property the template has (all of them fixed by the
-    style), so matplotlib updates the kept ticks instead of building new
-    ones. Otherwise the least recently used figure of the same canvas size is
-    emptied (axes removed without the wasted ``Axes.clear``, then
-    ``Figure.clear``), which keeps its Agg renderer and with it matplotlib's
-    text metrics cache. Either way the pixels do not depend on what was drawn
-    before.
+    style, canvas size included), so matplotlib updates the kept ticks instead
+    of building new ones. The canvas keeps one Agg renderer per size
+    (:class:`~rend_equiv_dataset.figures.charts.agg.TextCachingCanvas`), and
+    with it matplotlib's text metrics cache. The pixels do not depend on what
+    was drawn before.
     """
     import threading
 
-    thread = threading.get_ident()
-    key = (thread, _template(data, style))
+    key = (threading.get_ident(), _template(data, style))
     fig = _REUSED_FIGURES.pop(key, None)
     if fig is not None:
         _empty_data(fig)
     else:
-        pixels = _canvas_pixels(style)
-        same_size = next((k for k, f in _REUSED_FIGURES.items()
-                          if k[0] == thread and f.canvas.get_width_height() == pixels), None)
-        if same_size is not None:
-            fig = _REUSED_FIGURES.pop(same_size)
-            for ax in list(fig.axes):
-                fig.delaxes(ax)
-            fig.clear()
-        else:
-            fig = _new_figure(style)
-            while len(_REUSED_FIGURES) >= _MAX_REUSED_FIGURES:
-                del _REUSED_FIGURES[next(iter(_REUSED_FIGURES))]
+        fig = _new_figure(style)
+        while len(_REUSED_FIGURES) >= _MAX_REUSED_FIGURES:
+            del _REUSED_FIGURES[next(iter(_REUSED_FIGURES))]
     _REUSED_FIGURES[key] = fig
     return fig
 

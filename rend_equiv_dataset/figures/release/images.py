@@ -111,12 +111,12 @@ def _code_version() -> list[str]:
     import numpy
     import PIL
 
-    from rend_equiv_dataset.figures.charts import render as render_module
-    from rend_equiv_dataset.figures.charts import styles as styles_module
+    from rend_equiv_dataset.figures import charts
 
     code = hashlib.sha256()
-    for module in (render_module, styles_module, sys.modules[__name__]):
-        code.update(Path(str(module.__file__)).read_bytes())
+    drawing_code = sorted(Path(str(charts.__file__)).parent.rglob("*.py"))  # renderer, canvas, styles, families
+    for path in [*drawing_code, Path(str(sys.modules[__name__].__file__))]:
+        code.update(path.read_bytes())
     return [__version__, matplotlib.__version__, numpy.__version__, PIL.__version__, zlib.ZLIB_RUNTIME_VERSION,
             code.hexdigest()]
 
