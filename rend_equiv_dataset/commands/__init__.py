@@ -8,6 +8,7 @@ commands live here.
 from __future__ import annotations
 
 import argparse
+import os
 
 #: Largest seed accepted: every generator in use (numpy, torch) takes it.
 MAX_SEED = 2**63 - 1
@@ -50,3 +51,11 @@ def require_harness() -> None:
         except (ImportError, OSError) as err:
             raise InputError(f"this command runs a model and needs the harness extra, but {name} cannot be imported "
                              f"({str(err)[:120]}); install it with: {HARNESS_INSTALL}") from None
+
+
+def default_workers() -> int:
+    """One worker per core available to this process (the default of ``--workers`` and ``--jobs``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import re
 import signal
 import sys
 from collections.abc import Iterator
 
+from rend_equiv_dataset.commands import default_workers
 from rend_equiv_dataset.errors import InputError
 
 HELP = "generate the REND-EQUIV benchmark from seeds into a Hub-ready dataset folder"
@@ -78,14 +78,6 @@ def parse_seeds(text: str) -> tuple[int, ...]:
     if len(set(seeds)) != len(seeds):
         raise InputError(f"expected distinct seeds, got {text!r}", field="--seeds")
     return seeds
-
-
-def default_workers() -> int:
-    """One worker per core available to this process."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
 
 
 @contextlib.contextmanager

@@ -24,8 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-weak-sandbox", action="store_true",
                         help="without bubblewrap, run candidates with weaker isolation instead of refusing "
                              "(root: a private uid; a normal user: limits only)")
-    parser.add_argument("--jobs", type=_positive, default=1,
-                        help="sandboxes running side by side (default 1; up to the number of cores helps)")
+    parser.add_argument("--jobs", type=_positive, default=None,
+                        help="sandboxes running side by side (default: one per core); the results file "
+                             "lists candidates in their order whatever this is")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -33,13 +34,15 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from rend_equiv_dataset.commands import default_workers
     from rend_equiv_dataset.errors import InputError
     from rend_equiv_dataset.panels.build import SandboxStart, execute
 
     out = Path(args.out)
     if out.is_dir() or not out.resolve().parent.is_dir():
         raise InputError(f"expected a file path in an existing folder, got {args.out!r}", field="--out")
-    starting = SandboxStart(args.jobs, allow_weak=args.allow_weak_sandbox)  # the servers start while inputs are read
+    jobs = default_workers() if args.jobs is None else args.jobs
+    starting = SandboxStart(jobs, allow_weak=args.allow_weak_sandbox)  # the servers start while inputs are read
     try:
         from rend_equiv_dataset.panels.candidates.read import load_candidates
         from rend_equiv_dataset.panels.problems import load_problems

@@ -137,9 +137,10 @@ def execute(
     Each row records the isolation mode it ran under. Without bubblewrap this refuses
     (:class:`InputError`) unless ``allow_weak`` (see :func:`~rend_equiv_dataset.panels.sandbox.choose_isolation`).
     ``jobs`` > 1 runs that many sandboxes side by side (the memory budget split among
-    them); the file's lines are then in the order runs finish, the rows returned still in
-    candidate order. ``starting``: sandboxes already starting (:class:`SandboxStart`; then
-    ``jobs`` and ``allow_weak`` are theirs), closed here like the ones made here.
+    them); the file's lines stay in candidate order (a finished row waits for those
+    before it, so a kill loses at most the rows finished ahead of a slower one).
+    ``starting``: sandboxes already starting (:class:`SandboxStart`; then ``jobs`` and
+    ``allow_weak`` are theirs), closed here like the ones made here.
     """
     import threading
 
@@ -153,7 +154,9 @@ def execute(
     else:
         jobs = max(1, min(jobs, len(todo))) if own else 1
         boxes = [Sandbox(allow_weak=allow_weak, share=jobs) for _ in range(jobs)] if own else [sandbox]
-    lock, queue = threading.Lock(), iter(todo)
+    lock, queue = threading.Lock(), iter(enumerate(todo))
+    finished: dict[int, dict[str, Any]] = {}  # rows done but not yet written: an earlier one is still running
+    written = 0
     errors: list[BaseException] = []
     try:
         if todo:
@@ -170,18 +173,23 @@ def execute(
             bar = _NoBar()
         with results_path.open("a", encoding="utf-8") as out, bar:
             def work(box: Any) -> None:
+                nonlocal written
                 try:
                     while True:
                         with lock:
-                            candidate = next(queue, None)
+                            position, candidate = next(queue, (-1, None))
                         if candidate is None or errors:
                             return
                         problem = problems[candidate.problem_id]
                         row = result_row(problem, candidate, box.run(problem, candidate.code))
                         with lock:
-                            out.write(json.dumps(row) + "\n")
-                            out.flush()
-                            done[candidate.candidate_id] = row
+                            finished[position] = row
+                            while written in finished:
+                                ready = finished.pop(written)
+                                out.write(json.dumps(ready) + "\n")
+                                out.flush()
+                                done[ready["candidate_id"]] = ready
+                                written += 1
                             bar.update(1)
                 except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
                     errors.append(err)

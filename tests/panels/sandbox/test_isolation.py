@@ -415,7 +415,7 @@ def add(a, b):
 
 
 @pytest.mark.timeout(300)
-def test_side_by_side_sandboxes_give_the_same_rows(tmp_path):
+def test_side_by_side_sandboxes_give_the_same_rows_and_file_in_candidate_order(tmp_path):
     from rend_equiv_dataset.panels.build import execute
     from rend_equiv_dataset.panels.candidates.mutants import Candidate
     from rend_equiv_dataset.panels.problems import load_humaneval
@@ -425,13 +425,16 @@ def test_side_by_side_sandboxes_give_the_same_rows(tmp_path):
     for number, problem in enumerate(problems.values()):
         candidates.append(Candidate(problem.problem_id, f"good-{number}", "s", problem.prompt + problem.canonical_solution))
         candidates.append(Candidate(problem.problem_id, f"bad-{number}", "s", problem.prompt + "    return None\n"))
+    # a slow first candidate: the other sandboxes finish many rows before it, and they must wait for it
+    candidates.insert(0, Candidate(candidates[0].problem_id, "slow", "s",
+                                   candidates[0].code + "\nimport time\ntime.sleep(0.5)\n"))
 
     def rows(jobs: int) -> list[dict]:
         got = execute(problems, candidates, tmp_path / f"exec-{jobs}.jsonl", progress=False, jobs=jobs)
         lines = (tmp_path / f"exec-{jobs}.jsonl").read_text().splitlines()
-        assert sorted(json.loads(x)["candidate_id"] for x in lines) == sorted(c.candidate_id for c in candidates)
+        assert [json.loads(x)["candidate_id"] for x in lines] == [c.candidate_id for c in candidates]
         return [{k: v for k, v in row.items() if k != "seconds"} for row in got]
 
     one, three = rows(1), rows(3)
     assert one == three
-    assert [r["label"] for r in one] == [1, 0] * 6
+    assert [r["label"] for r in one] == [1] + [1, 0] * 6
