@@ -25,12 +25,18 @@ any candidate, only when a candidate hits the timeout floor, and cached per
 problem content and machine (:func:`~.runner.calibration_path`).
 
 Each child gets its own session, ``PR_SET_NO_NEW_PRIVS``, CPU-time, address-space,
-file-size, process-count (lowered so that processes x memory fits in half the
-machine's memory) and open-file limits, standard input from ``/dev/null``, output
-to ``/dev/null``, a private working directory. After each candidate the zygote (a
+file-size, process-count and open-file limits, standard input from ``/dev/null``,
+output to ``/dev/null``, a private working directory. A job's processes are capped
+together too: as root where the memory and pids controllers can be used, by a
+control group per sandbox (:mod:`.cgroup`: server, zygote and candidates, tmpfs
+files included; candidates raise their out-of-memory score so the kernel kills
+them first at the cap); elsewhere by lowering the process count so that processes
+x memory fits in half the machine's memory. After each candidate the zygote (a
 child subreaper) kills and reaps every process the candidate left, removes its
-directory however deep (fd-relative) and, under bubblewrap, empties the private
-``/tmp`` and ``/dev/shm``, all before the next candidate starts. A run that times
+directory however deep (fd-relative) and cleans the temporary folders (with an own
+mount namespace it empties the private ``/tmp``, ``/var/tmp`` and ``/dev/shm``; in
+the uid mode it removes what the private uid left in the host's), all before the
+next candidate starts. A run that times
 out keeps no verdict at all, since how far it got depends on the machine's speed.
 :func:`danger_scan` records which risky capabilities the source mentions.
 
@@ -63,10 +69,12 @@ cannot read the interpreter's folder.
 ``uid`` (root without bubblewrap or namespaces; only when weak isolation is
 allowed, and then logged). Protected: the private uid (:class:`~.runner.PrivateUid`: no passwd
 entry, outside the ``/etc/subuid``/``/etc/subgid`` ranges, no process under it,
-locked for the server's life), an empty network namespace. Not protected: the
-host's files: candidates read world-readable files (installed datasets too),
-write world-writable places (``/tmp``, ``/var/tmp``, ``/dev/shm``, which persist),
-reach unix sockets; modules the server did not preload cannot be imported where
+locked for the server's life), an empty network namespace; what the private uid
+leaves in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` is removed after each job. Not
+protected: the host's files: candidates read world-readable files (installed
+datasets too), write world-writable places (elsewhere than those three, what they
+write stays; without a control group only the file-size limit bounds it during a
+job), reach unix sockets; modules the server did not preload cannot be imported where
 the private uid cannot read the interpreter's folder.
 
 ``plain`` (a normal user without bubblewrap; only when weak isolation is

@@ -39,6 +39,7 @@ import select
 import shutil
 import signal
 import socket
+import stat
 import sys
 import time
 
@@ -240,6 +241,12 @@ def child_main(req_r, rep_w, workdir, server):
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
         os.chdir(workdir)
+        try:  # at the job's memory cap the kernel kills a candidate process, never the server or the zygote
+            score = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            os.write(score, b"1000")
+            os.close(score)
+        except OSError:
+            pass
         for sig in IGNORED_IN_SERVER:
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -738,6 +745,35 @@ def clean_private_tmp():
                 pass
 
 
+def clean_owned_tmp(uid):
+    """Without an own mount namespace (the uid mode), /tmp, /var/tmp and /dev/shm are the
+    host's: after each job, remove what the private uid left there, also inside other
+    world-writable folders (that uid is no one else's, and its processes are all dead by
+    now), so nothing a candidate left reaches a later job or stays on the host."""
+    pending = [(root, 0) for root in PRIVATE_TMP]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_uid == uid:
+                if stat.S_ISDIR(info.st_mode):
+                    shutil.rmtree(entry.path, ignore_errors=True)  # fd-relative: links are removed, not followed
+                else:
+                    try:
+                        os.unlink(entry.path)
+                    except OSError:
+                        pass
+            elif stat.S_ISDIR(info.st_mode) and info.st_mode & 0o002 and depth < 3:
+                pending.append((entry.path, depth + 1))
+
+
 def exit_detail(status):
     if os.WIFSIGNALED(status):
         return f"killed by signal {os.WTERMSIG(status)}"
@@ -868,6 +904,8 @@ def zygote_main(sock, server):
                 remove_tree(msg["workdir"])  # before the answer: nothing of this job reaches the next
                 if MODE in OWN_PID_NAMESPACE:  # (and own /tmp)
                     clean_private_tmp()
+                elif MODE == "uid":
+                    clean_owned_tmp(SANDBOX_UID)
                 sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
                 if msg.get("next"):
                     send_child(sock, fd)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
@@ -448,6 +449,7 @@ class Sandbox:
     _buffer: bytes = field(default=b"", init=False, repr=False)
     _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
     _uid: PrivateUid | None = field(default=None, init=False, repr=False)
+    _cgroup: JobCgroup | None | bool = field(default=False, init=False, repr=False)  # False: not tried yet
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
     starts: int = field(default=0, init=False)
 
@@ -539,11 +541,16 @@ class Sandbox:
             command.append(json.dumps(_ns_masks(python)))
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
+        if self._cgroup is False:
+            self._cgroup = JobCgroup.create(self.limits.memory_bytes + SERVER_MEMORY,
+                                            self.limits.processes + SERVER_PROCESSES) if as_root else None
+            log.info("sandbox: each job's processes are capped together %s", self.job_caps)
         log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file,
                 env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True,
+                preexec_fn=self._cgroup.enter if isinstance(self._cgroup, JobCgroup) else None,
             )
         finally:
             if log_file is not subprocess.DEVNULL:
@@ -557,6 +564,14 @@ class Sandbox:
             self._kill()
             raise RuntimeError("the sandbox server did not start")
         self.server_pid = int(hello["pid"])
+
+    @property
+    def job_caps(self) -> str:
+        """How a job's processes are capped together: by a control group, or by lowered per-process limits."""
+        if isinstance(self._cgroup, JobCgroup):
+            return (f"by a cgroup v{self._cgroup.version} ({self.limits.memory_bytes + SERVER_MEMORY} bytes, "
+                    f"{self.limits.processes + SERVER_PROCESSES} processes)")
+        return f"by per-process limits only ({job_processes(self.limits, self.share)} processes of the private uid)"
 
     @property
     def uid(self) -> int | None:
@@ -579,6 +594,10 @@ class Sandbox:
         except (OSError, subprocess.TimeoutExpired):
             pass
         self._kill()
+        if isinstance(self._cgroup, JobCgroup):  # whatever escaped the session is still in the group
+            self._cgroup.kill_all()
+            self._cgroup.remove()
+            self._cgroup = False
         if self._uid is not None:
             self._uid.release()
             self._uid = None
@@ -718,7 +737,8 @@ class Sandbox:
                              tuple(danger_scan(code)))
         limits = {
             "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
-            "file_bytes": self.limits.file_bytes, "processes": job_processes(self.limits, self.share),
+            "file_bytes": self.limits.file_bytes,
+            "processes": self.limits.processes if isinstance(self._cgroup, JobCgroup) else job_processes(self.limits, self.share),
         }
         job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
         steps, done = [], 0

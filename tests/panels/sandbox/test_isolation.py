@@ -267,12 +267,45 @@ def test_a_tree_deeper_than_path_max_is_removed(clean):
     assert after.label == 1, after
 
 
-def test_files_left_in_the_private_tmp_do_not_reach_the_next_job(clean):
+def test_files_left_in_the_temporary_folders_do_not_reach_the_next_job(clean):
+    """bubblewrap and the ns mode empty their private /tmp, /var/tmp and /dev/shm after each
+    job; the uid mode removes from the host's what the private uid left there."""
     box = clean
-    if box.isolation not in (Isolation.BWRAP, Isolation.NS):
-        pytest.skip("only bubblewrap and the ns mode give a private /tmp (documented)")
+    if box.isolation is Isolation.PLAIN:
+        pytest.skip("the plain mode shares the user's folders (documented)")
     box.run(ADD, PLANT)
     assert box.run(ADD, INSPECT).label == 1
+    assert not any(os.path.lexists(p) for p in ("/tmp/planted", "/var/tmp/planted", "/dev/shm/planted"))
+
+
+NESTED_PLANT = """
+import os
+def add(a, b):
+    made = []
+    for base in ("/tmp", "/dev/shm"):
+        for path in (base + "/planted-dir/deeper", base + "/planted-link"):
+            try:
+                if path.endswith("link"):
+                    os.symlink("/etc", path)
+                else:
+                    os.makedirs(path)
+                    with open(path + "/f", "w") as handle:
+                        handle.write("x" * 1000)
+                made.append(path)
+            except OSError:
+                pass
+    return a + b if made or os.path.lexists("/tmp/planted-link") else None
+"""
+
+
+def test_the_uid_mode_removes_folders_and_links_it_left_without_following_them(clean):
+    box = clean
+    if box.isolation is not Isolation.UID:
+        pytest.skip("the host's temporary folders are reachable in the uid mode only")
+    assert box.run(ADD, NESTED_PLANT).label == 1
+    left = [p for base in ("/tmp", "/dev/shm") for p in (base + "/planted-dir", base + "/planted-link")
+            if os.path.lexists(p)]
+    assert left == [] and os.path.isdir("/etc") and os.listdir("/etc")
 
 
 FORKER = """

@@ -1,0 +1,222 @@
+"""A control group that caps a sandbox's processes together: memory and process count.
+
+Per-process limits do not add up to a job limit: 32 processes of 1 GiB each
+exceed a 24 GiB machine. Where this process may create control groups (root,
+with the memory and pids controllers of cgroup v2, or of cgroup v1 as
+many container hosts still mount them), each sandbox server starts inside a
+group of its own, made inside this process's group, holding the server, the
+zygote and every candidate process: ``memory.max`` (v1:
+``memory.limit_in_bytes``) caps their memory together, files in tmpfs
+(``/tmp``, ``/dev/shm``) included, and ``pids.max`` their number. Every
+candidate process raises its out-of-memory score to the maximum (and the
+server and zygote lower theirs where the kernel lets them), so that at the cap
+the kernel kills a candidate process rather than them. Elsewhere, ``None`` is
+returned and the per-process limits are lowered instead
+(:func:`~rend_equiv_dataset.panels.sandbox.runner.job_processes`). Groups left
+by a killed run are removed by the next one.
+
+>>> JobCgroup.create(1 << 30, 40, root=Path("/nonexistent")) is None
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+__all__ = ["SERVER_MEMORY", "SERVER_PROCESSES", "JobCgroup"]
+
+SERVER_MEMORY = 256 << 20
+"""Memory of the server, the zygote and a child's interpreter, on top of the candidate's own budget."""
+SERVER_PROCESSES = 8
+"""Processes that are not the candidate's: bubblewrap, the server, the zygote, a child forked ahead."""
+SERVER_OOM_SCORE = -500
+"""The out-of-memory score adjustment of the server and zygote (children raise theirs to 1000)."""
+
+_NAMES = itertools.count()
+_PREFIX = "rend-equiv-sandbox-"
+
+
+@dataclass(frozen=True)
+class JobCgroup:
+    """The group directories of one sandbox (one for cgroup v2; the memory and pids ones for v1)."""
+
+    directories: tuple[Path, ...]
+    version: int
+
+    @classmethod
+    def create(cls, memory_bytes: int, processes: int, *, root: Path = Path("/")) -> JobCgroup | None:
+        """A new group capped at ``memory_bytes`` and ``processes``, or None where none can be made.
+
+        ``root`` is where ``/proc`` and ``/sys`` are looked for (tests use a fake tree).
+        """
+        try:
+            mounts = _mounts(root)
+            own = _own_groups(root)
+        except OSError:
+            return None
+        name = f"{_PREFIX}{os.getpid()}-{next(_NAMES)}"
+        unified = next((m for m, (fstype, _) in mounts.items() if fstype == "cgroup2"), None)
+        if unified is not None and "" in own:
+            parent = _inside(root, unified, own[""])
+            try:
+                enabled = (parent / "cgroup.subtree_control").read_text().split()
+            except OSError:
+                enabled = []
+            if "memory" in enabled and "pids" in enabled:
+                group = cls._make([parent / name], 2)
+                if group is not None and group._limit({"memory.max": memory_bytes, "pids.max": processes}):
+                    return group
+        places = {}
+        for controller in ("memory", "pids"):
+            mount = next((m for m, (fstype, options) in mounts.items()
+                          if fstype == "cgroup" and controller in options), None)
+            if mount is None or controller not in own:
+                return None
+            places[controller] = _inside(root, mount, own[controller]) / name
+        group = cls._make([places["memory"], places["pids"]], 1)
+        limits = {"memory.limit_in_bytes": memory_bytes, "pids.max": processes}
+        if group is not None and group._limit(limits):
+            return group
+        return None
+
+    @classmethod
+    def _make(cls, directories: list[Path], version: int) -> JobCgroup | None:
+        made: list[Path] = []
+        for directory in directories:
+            _sweep(directory.parent)
+            try:
+                directory.mkdir()
+            except OSError as err:
+                log.debug("sandbox: no control group at %s: %s", directory, err)
+                JobCgroup(tuple(made), version).remove()
+                return None
+            made.append(directory)
+        return cls(tuple(made), version)
+
+    def _limit(self, limits: dict[str, int]) -> bool:
+        """Write each limit into the directory that has its file; False (and the group removed) if one fails."""
+        for key, value in limits.items():
+            try:
+                target = next(d / key for d in self.directories if (d / key).exists())
+                target.write_text(str(value))
+                if self.version == 1 and key == "memory.limit_in_bytes":  # swap may not extend it
+                    swap = target.with_name("memory.memsw.limit_in_bytes")
+                    if swap.exists():
+                        swap.write_text(str(value))
+            except (OSError, StopIteration) as err:
+                log.debug("sandbox: cannot set %s in %s: %s", key, self.directories, err)
+                self.remove()
+                return False
+        return True
+
+    def enter(self) -> None:
+        """Move the calling process into the group and lower its out-of-memory score.
+
+        Called in the server's process between fork and exec (``preexec_fn``), so
+        that everything it starts is inside from its first instruction: only
+        ``os`` calls, no locks.
+        """
+        for directory in self.directories:
+            fd = os.open(directory / "cgroup.procs", os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode())
+            finally:
+                os.close(fd)
+        try:
+            fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            try:
+                os.write(fd, str(SERVER_OOM_SCORE).encode())
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+
+    def members(self) -> list[int]:
+        """The processes in the group now."""
+        pids: set[int] = set()
+        for directory in self.directories:
+            try:
+                pids.update(int(x) for x in (directory / "cgroup.procs").read_text().split())
+            except OSError:
+                pass
+        return sorted(pids)
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group (a v1 ``cgroup.procs`` lists them by host pid)."""
+        for pid in self.members():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def remove(self) -> None:
+        """Remove the group once its processes are gone (each is retried for up to a second)."""
+        for directory in self.directories:
+            for _ in range(100):
+                try:
+                    directory.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # processes still exiting
+                    time.sleep(0.01)
+            else:
+                log.warning("sandbox: could not remove the control group %s", directory)
+
+
+def _mounts(root: Path) -> dict[Path, tuple[str, set[str]]]:
+    """cgroup mounts from ``/proc/self/mountinfo``: mount point -> (type, super options)."""
+    found = {}
+    for line in (root / "proc/self/mountinfo").read_text().splitlines():
+        fields = line.split()
+        if "-" not in fields:
+            continue
+        tail = fields[fields.index("-") + 1:]
+        if len(tail) >= 3 and tail[0] in ("cgroup", "cgroup2"):
+            found[Path(fields[4])] = (tail[0], set(tail[2].split(",")))
+    return found
+
+
+def _own_groups(root: Path) -> dict[str, str]:
+    """This process's group per controller from ``/proc/self/cgroup`` ("" is cgroup v2's)."""
+    groups = {}
+    for line in (root / "proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for controller in controllers.split(",") if controllers else [""]:
+            groups[controller] = path
+    return groups
+
+
+def _inside(root: Path, mount: Path, group: str) -> Path:
+    return root / str(mount).lstrip("/") / group.lstrip("/")
+
+
+def _sweep(parent: Path) -> None:
+    """Remove groups left by sandboxes whose process is gone (a killed run); an empty group is removable."""
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(_PREFIX):
+            continue
+        try:
+            pid = int(entry.name[len(_PREFIX):].split("-")[0])
+            os.kill(pid, 0)
+            continue  # its sandbox's process still runs
+        except ProcessLookupError:
+            pass
+        except (ValueError, PermissionError):
+            continue
+        try:
+            entry.rmdir()
+        except OSError:
+            pass

@@ -1,0 +1,138 @@
+"""A job's processes are capped together by a control group where the machine allows one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rend_equiv_dataset.panels.problems import Assertion, Problem
+from rend_equiv_dataset.panels.sandbox import Sandbox
+from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup, _mounts, _own_groups
+
+
+V1_MOUNTINFO = """\
+22 1 0:21 / / rw,relatime - overlay overlay rw
+30 25 0:26 / /sys/fs/cgroup rw,nosuid - tmpfs tmpfs rw,mode=755
+33 30 0:29 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+34 30 0:30 /docker/abc /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+35 30 0:31 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct
+36 30 0:32 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+"""
+V1_CGROUP = "9:pids:/\n4:memory:/process_api/abc\n2:cpu,cpuacct:/\n0::/\n"
+
+
+def test_mounts_and_own_groups_are_read_from_proc_for_cgroup_v1_and_v2(tmp_path):
+    (tmp_path / "proc/self").mkdir(parents=True)
+    (tmp_path / "proc/self/mountinfo").write_text(V1_MOUNTINFO)
+    (tmp_path / "proc/self/cgroup").write_text(V1_CGROUP)
+    mounts = _mounts(tmp_path)
+    assert mounts[Path("/sys/fs/cgroup/memory")] == ("cgroup", {"rw", "memory"})
+    assert mounts[Path("/sys/fs/cgroup/cpu,cpuacct")][1] >= {"cpu", "cpuacct"}
+    assert mounts[Path("/sys/fs/cgroup/unified")][0] == "cgroup2"
+    assert Path("/sys/fs/cgroup") not in mounts  # a tmpfs
+    assert _own_groups(tmp_path) == {"pids": "/", "memory": "/process_api/abc", "cpu": "/", "cpuacct": "/", "": "/"}
+
+
+def test_no_group_where_the_hierarchies_are_missing_or_read_only(tmp_path):
+    assert JobCgroup.create(1 << 30, 40, root=tmp_path) is None  # no /proc at all
+    (tmp_path / "proc/self").mkdir(parents=True)
+    (tmp_path / "proc/self/mountinfo").write_text(V1_MOUNTINFO)
+    (tmp_path / "proc/self/cgroup").write_text(V1_CGROUP)
+    assert JobCgroup.create(1 << 30, 40, root=tmp_path) is None  # the folders exist nowhere
+    (tmp_path / "sys/fs/cgroup/memory/process_api/abc").mkdir(parents=True)
+    (tmp_path / "sys/fs/cgroup/pids").mkdir(parents=True)
+    # plain folders take the new group's folder but have no limit files: refused, and nothing left behind
+    assert JobCgroup.create(1 << 30, 40, root=tmp_path) is None
+    assert list((tmp_path / "sys/fs/cgroup/memory/process_api/abc").iterdir()) == []
+
+
+def _real_group() -> JobCgroup | None:
+    if os.geteuid() != 0:
+        return None
+    group = JobCgroup.create(64 << 20, 8)
+    if group is not None:
+        group.remove()
+    return group
+
+
+needs_cgroups = pytest.mark.skipif(_real_group() is None, reason="no control group can be made here")
+
+PROBLEM = Problem("toy/hog", "toy", "def hog():\n", "hog", "    return 0\n", (Assertion("assert candidate() < 4"),))
+
+HOG = """
+import os, time
+def hog():
+    # four processes of 400 MB each: under the per-process limit, over the job's cap together
+    kids = []
+    for _ in range(4):
+        pid = os.fork()
+        if pid == 0:
+            block = b"x" * (400 << 20)
+            time.sleep(1)
+            os._exit(0)
+        kids.append(pid)
+    time.sleep(0.7)
+    return sum(os.waitpid(pid, os.WNOHANG) == (0, 0) for pid in kids)
+"""
+
+
+@needs_cgroups
+def test_the_server_the_zygote_and_every_candidate_process_are_in_the_group_and_it_goes_with_close(
+        sandbox_helpers, add_problem):
+    ADD, limits = add_problem, sandbox_helpers["limits"]
+    box = Sandbox(limits=limits, allow_weak=True)
+    box.start()
+    try:
+        group = box._cgroup
+        assert isinstance(group, JobCgroup), box.job_caps
+        assert "cgroup" in box.job_caps
+        code = ADD.prompt + "    import os\n    return a + b if open('/proc/self/oom_score_adj').read().strip() == '1000' else None\n"
+        assert box.run(ADD, code).label == 1  # candidates are the kernel's first choice at the cap
+        below = sandbox_helpers["descendants"](box._proc.pid) | {box._proc.pid}
+        assert below <= set(group.members())
+        cap = group.directories[0] / ("memory.limit_in_bytes" if group.version == 1 else "memory.max")
+        assert int(cap.read_text()) >= limits.memory_bytes + SERVER_MEMORY - 4096
+        pids = next(d / "pids.max" for d in group.directories if (d / "pids.max").exists())
+        assert int(pids.read_text()) == limits.processes + SERVER_PROCESSES
+    finally:
+        box.close()
+    assert not any(d.exists() for d in group.directories)
+
+
+@needs_cgroups
+@pytest.mark.timeout(120)
+def test_processes_of_one_job_share_one_memory_cap_and_the_server_survives_it(sandbox_helpers, add_problem):
+    ADD, limits = add_problem, sandbox_helpers["limits"]
+    box = Sandbox(limits=limits, allow_weak=True)
+    box.start()
+    try:
+        group = box._cgroup
+        assert isinstance(group, JobCgroup)
+        run = box.run(PROBLEM, HOG)
+        alive = (group.directories[0] / ("memory.max_usage_in_bytes" if group.version == 1 else "memory.peak"))
+        peak = int(alive.read_text()) if alive.exists() else 0
+        assert 0 < peak <= limits.memory_bytes + SERVER_MEMORY  # 1.6 GB asked for, the cap held
+        assert run.label == 1, run  # the candidate itself saw some of its four processes killed
+        assert box.starts == 1  # the kernel killed candidate processes, not the server or the zygote
+        assert box.run(ADD, ADD.prompt + ADD.canonical_solution).label == 1
+    finally:
+        box.close()
+
+
+@needs_cgroups
+def test_a_group_left_by_a_killed_run_is_removed_by_the_next():
+    group = JobCgroup.create(64 << 20, 8)
+    assert group is not None
+    dead = 2**22 + 12345  # above pid_max: no process has it
+    stale = [d.with_name(f"rend-equiv-sandbox-{dead}-0") for d in group.directories]
+    for directory in stale:
+        directory.mkdir()
+    group.remove()
+    again = JobCgroup.create(64 << 20, 8)
+    assert again is not None
+    try:
+        assert not any(d.exists() for d in stale)
+    finally:
+        again.remove()
