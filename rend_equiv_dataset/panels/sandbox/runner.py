@@ -571,7 +571,7 @@ class Sandbox:
         if isinstance(self._cgroup, JobCgroup):
             return (f"by a cgroup v{self._cgroup.version} ({self.limits.memory_bytes + SERVER_MEMORY} bytes, "
                     f"{self.limits.processes + SERVER_PROCESSES} processes)")
-        return f"by per-process limits only ({job_processes(self.limits, self.share)} processes of the private uid)"
+        return f"by per-process limits only (at most {job_processes(self.limits, self.share)} processes of the candidates' uid)"
 
     @property
     def uid(self) -> int | None:
