@@ -38,9 +38,13 @@ _SCALES = {
     "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
 }
 
+# A letter or digit that would glue onto a number ("x2", "2b"). Chinese, Japanese and Korean
+# characters do not: that text writes numbers without spaces ("2019年", "约42%", "42개").
+_GLUED = r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+
 _NUMBER = re.compile(
     r"""
-    (?<![\w.])(?<!\d,)
+    (?<!GLUED)(?<![.])(?<!\d,)
     (?P<cur>[$€£¥₹]\s?)?
     (?P<digits>
         \d{1,3}(?:\.\d{3})+,\d+(?![\d,])
@@ -53,8 +57,8 @@ _NUMBER = re.compile(
     (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
     (?:\s+(?P<word>(?i:thousand|million|billion|trillion))s?\b)?
     (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
-    (?![\w])
-    """,
+    (?!GLUED)
+    """.replace("GLUED", _GLUED),
     re.VERBOSE,
 )
 

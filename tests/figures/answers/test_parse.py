@@ -49,6 +49,11 @@ NUMBER_CASES = [
     ("The answer is 10, because the bar ends at 10.", 10.0),
     ("I think it is roughly 5.", 5.0),
     ("The sum of the values is 1,050.", 1050.0),
+    # Chinese, Japanese and Korean write numbers against the characters around them
+    ("Answer: ２０１９年", 2019.0),
+    ("答案：约42%", 42.0),
+    ("合計は１，２５０です。", 1250.0),
+    ("정답: 42개", 42.0),
 ]
 
 UNPARSEABLE_NUMBERS = [
@@ -58,6 +63,7 @@ UNPARSEABLE_NUMBERS = [
     "The answer is unclear.",
     "N/A",
     "Sorry, I can't help with that.",
+    "The model id is gpt4o",  # digits glued to Latin letters are no number
 ]
 
 LABEL_CASES = [
