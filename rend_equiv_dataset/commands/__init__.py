@@ -53,6 +53,42 @@ def require_harness() -> None:
                              f"({str(err)[:120]}); install it with: {HARNESS_INSTALL}") from None
 
 
+def count(text: str, minimum: int) -> int:
+    """An integer of at least ``minimum``, or an ``argparse`` error naming what was found
+    (the wording of ``build``'s :func:`~rend_equiv_dataset.commands.build.parse_count`)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or value < minimum:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text[:40]!r}")
+    return value
+
+
+def positive(text: str) -> int:
+    """An ``argparse`` type for counts of at least 1.
+
+    >>> positive("3")
+    3
+    >>> positive("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer >= 1, got '0'
+    """
+    return count(text, 1)
+
+
+def non_negative(text: str) -> int:
+    """An ``argparse`` type for counts of at least 0.
+
+    >>> non_negative("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer >= 0, got 'x'
+    """
+    return count(text, 0)
+
+
 def default_workers() -> int:
     """One worker per core available to this process (the default of ``--workers`` and ``--jobs``)."""
     try:

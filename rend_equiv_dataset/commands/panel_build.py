@@ -5,42 +5,35 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rend_equiv_dataset.commands import seed
+from rend_equiv_dataset.commands import non_negative, positive, seed
 
 HELP = "build code-judge panel records (execution + judges) as a Hub-ready dataset folder"
-
-
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problems", default="humaneval", help="humaneval (default), or an evalplus / LiveCodeBench JSONL")
     parser.add_argument("--candidates", default="mutants", help="mutants (default: offline mutation pool) or a JSONL file")
     parser.add_argument("--judges", default="simulated", help="simulated (default) or a verdicts JSONL file")
-    parser.add_argument("--k", type=_non_negative, default=None, help="panel size for simulated judges (default 7)")
+    parser.add_argument("--k", type=non_negative, default=None, help="panel size for simulated judges (default 7)")
     parser.add_argument("--seed", type=seed, default=0, help="seed for mutants, judges, random subsets")
-    parser.add_argument("--per-problem", type=_non_negative, default=7, help="mutation pool size per problem")
-    parser.add_argument("--correct-per-problem", type=_non_negative, default=3,
+    parser.add_argument("--per-problem", type=non_negative, default=7, help="mutation pool size per problem")
+    parser.add_argument("--correct-per-problem", type=non_negative, default=3,
                         help="of which canonical + equivalent rewrites (the rest are bug mutants)")
-    parser.add_argument("--limit", type=_non_negative, default=None, help="use only the first N problems")
+    parser.add_argument("--limit", type=non_negative, default=None, help="use only the first N problems")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty --out")
     parser.add_argument("--allow-weak-sandbox", action="store_true",
                         help="without bubblewrap, run candidates with weaker isolation instead of refusing "
                              "(root: a private uid; a normal user: limits only)")
+    parser.add_argument("--jobs", type=positive, default=None,
+                        help="sandboxes executing candidates side by side (default: one per core)")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from rend_equiv_dataset.commands import default_workers
     from rend_equiv_dataset.errors import InputError
     from rend_equiv_dataset.panels.judges import DIFFICULTY_WEIGHT, default_judges, simulate_votes
     from rend_equiv_dataset.panels.candidates.mutants import mutation_pool
@@ -88,7 +81,8 @@ def run(args: argparse.Namespace) -> int:
     with output_lock(out):
         check_output_dir(out, overwrite=args.overwrite)  # again: the lock may have put back a killed run's folder
         cache = out.absolute().parent / f".{out.name}.exec-cache.jsonl"
-        results = execute(by_id, candidates, cache, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox)
+        results = execute(by_id, candidates, cache, progress=not args.no_progress, allow_weak=args.allow_weak_sandbox,
+                          jobs=default_workers() if args.jobs is None else args.jobs)
         if verdicts is None:
             roster = default_judges(k)
             judges = [j.name for j in roster]

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from rend_equiv_dataset.commands import positive
+
 HELP = "execute candidate solutions against every assertion (sandboxed, resumable)"
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +16,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--allow-weak-sandbox", action="store_true",
                         help="without bubblewrap, run candidates with weaker isolation instead of refusing "
                              "(root: a private uid; a normal user: limits only)")
-    parser.add_argument("--jobs", type=_positive, default=None,
+    parser.add_argument("--jobs", type=positive, default=None,
                         help="sandboxes running side by side (default: one per core); the results file "
                              "lists candidates in their order whatever this is")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

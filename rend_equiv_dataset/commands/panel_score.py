@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.commands import seed
+from rend_equiv_dataset.commands import positive, seed
 
 HELP = "score panel records: pivotal-stratified gain, gating, effective votes, the paper's tables"
 
@@ -24,24 +24,14 @@ def _coverage(text: str) -> float:
     return value
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", required=True, help="records JSONL (full or short form) or a released panel folder")
     parser.add_argument("--coverage", type=_coverage, default=None,
                         help="test coverage of the signal, a fraction in (0, 1] (full-form records; default 0.2)")
     parser.add_argument("--out", required=True, help="report folder (report.json, report.md, plots)")
     parser.add_argument("--seed", type=seed, default=0, help="seed of the bootstrap and the permutation control")
-    parser.add_argument("--resamples", type=_positive, default=10_000, help="bootstrap resamples (default 10,000)")
-    parser.add_argument("--permutations", type=_positive, default=2_000, help="synthetic signals in the permutation control")
+    parser.add_argument("--resamples", type=positive, default=10_000, help="bootstrap resamples (default 10,000)")
+    parser.add_argument("--permutations", type=positive, default=2_000, help="synthetic signals in the permutation control")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty report folder")
 
 

@@ -14,23 +14,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rend_equiv_dataset.commands import seed
+from rend_equiv_dataset.commands import non_negative, positive, seed
 
 HELP = "run a model (transformers or vLLM) over the renderings config into a predictions file"
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _non_negative(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,17 +24,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", required=True, help="model folder or Hub id")
     parser.add_argument("--revision", default=None, help="Hub revision of --model")
     parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
-    parser.add_argument("--samples", type=_non_negative, default=0, help="K samples per rendering (paper: 8)")
+    parser.add_argument("--samples", type=non_negative, default=0, help="K samples per rendering (paper: 8)")
     parser.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (paper: 0.7)")
     parser.add_argument("--logprobs", action="store_true", help="record the greedy answer's token log-probability")
     parser.add_argument("--perturb", action="store_true", help="also answer the reworded questions")
-    parser.add_argument("--max-new-tokens", type=_positive, default=32)
+    parser.add_argument("--max-new-tokens", type=positive, default=32)
     parser.add_argument("--seed", type=seed, default=0, help="seed of the samples")
-    parser.add_argument("--limit", type=_positive, default=None, help="only the first N renderings")
-    parser.add_argument("--batch-size", type=_positive, default=8)
+    parser.add_argument("--limit", type=positive, default=None, help="only the first N renderings")
+    parser.add_argument("--batch-size", type=positive, default=8)
     parser.add_argument("--retry-errors", action="store_true", help="try failed renderings again")
     parser.add_argument("--shard", default=None, help="I/N: this independent process answers shard I of N")
-    parser.add_argument("--tensor-parallel", type=_positive, default=1, help="vLLM: GPUs per model")
+    parser.add_argument("--tensor-parallel", type=positive, default=1, help="vLLM: GPUs per model")
     parser.add_argument("--out", type=Path, required=True, help="predictions JSONL (docs/design.md §7.3)")
 
 

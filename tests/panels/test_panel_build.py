@@ -80,13 +80,14 @@ def test_card_reports_counts_base_rate_and_signal_accuracy(release):
     assert all(r["assertions_passed"][0] for r in records if r["label"] == 1)
 
 
-def test_build_is_deterministic(release, tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_build_is_byte_identical_whatever_the_number_of_sandboxes(release, tmp_path, jobs):
     out = tmp_path / "again"
     assert main(["panel", "build", "--limit", "4", "--per-problem", "5", "--correct-per-problem", "2", "--k", "7",
-                 "--seed", "3", "--no-progress", "--out", str(out)]) == 0
-    first = [json.loads(x) for x in (release / "records.jsonl").read_text().splitlines()]
-    second = [json.loads(x) for x in (out / "records.jsonl").read_text().splitlines()]
-    assert first == second
+                 "--seed", "3", "--no-progress", "--jobs", jobs, "--out", str(out)]) == 0
+    files = sorted(p.relative_to(release) for p in release.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    assert [(release / f).read_bytes() for f in files] == [(out / f).read_bytes() for f in files]
 
 
 def test_build_with_candidate_and_verdict_files(tmp_path):
@@ -169,11 +170,12 @@ def test_duplicate_candidates_and_bad_verdicts(tmp_path):
 
 @pytest.mark.parametrize(
     "extra",
-    [["--k", "12"], ["--per-problem", "2", "--correct-per-problem", "3"], ["--seed", "-1"], ["--k", "x"]],
+    [["--k", "12"], ["--per-problem", "2", "--correct-per-problem", "3"], ["--seed", "-1"], ["--k", "x"],
+     ["--jobs", "0"]],
 )
 def test_bad_build_options_exit_2(tmp_path, extra):
     argv = ["panel", "build", "--limit", "1", "--no-progress", "--out", str(tmp_path / "o"), *extra]
-    if extra[-1] in ("-1", "x"):  # argparse types reject these with exit status 2
+    if extra[-1] in ("-1", "x", "0"):  # argparse types reject these with exit status 2
         with pytest.raises(SystemExit) as info:
             main(argv)
         assert info.value.code == 2
