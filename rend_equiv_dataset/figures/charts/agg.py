@@ -18,9 +18,9 @@ canvas size, so a figure reused at several sizes keeps matplotlib's text
 metrics cache too.
 
 Text the fast path does not cover (mathtext, non-antialiased text, font
-features or languages, generic families such as "sans-serif") and every text
-on a matplotlib without the private calls it relies on are drawn by the stock
-renderer.
+features or languages, generic families such as "sans-serif") is drawn by the
+stock renderer, and so is every text where the private calls it relies on are
+missing or, checked once per process, do not give the stock renderer's pixels.
 
 >>> from matplotlib.figure import Figure
 >>> fig = Figure(figsize=(2, 1), dpi=100)
@@ -31,6 +31,7 @@ renderer.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
@@ -52,6 +53,8 @@ _FAST_TEXT = (RenderMode is not None and hasattr(RendererAgg, "_prepare_font")
 
 __all__ = ["TextCachingCanvas", "TextCachingRenderer"]
 
+log = logging.getLogger(__name__)
+
 _MAX_RUNS = 4096
 """Shaped strings kept per thread; a chart has a few dozen, a worker's whole build a few thousand."""
 
@@ -70,6 +73,38 @@ _HEIGHTS: dict[Any, tuple[float, float, float] | tuple[None, None, None]] = {}
 """Line metrics by (font properties, dpi): plain numbers, valid in every thread and process."""
 
 
+_AGREES: bool | None = None
+"""Whether this renderer's text pixels equal the stock renderer's in this process: checked once, on
+rotated two-line text, before the first text is drawn (None: not yet; False while checking, and for
+good where they differ or the check fails, say under a matplotlib whose private calls changed)."""
+
+
+def _fast_path_agrees() -> bool:
+    global _AGREES
+    if _AGREES is None:
+        _AGREES = False  # the stock drawing below, and any text drawn while checking, go the stock way
+        try:
+            from matplotlib.figure import Figure
+
+            def pixels(canvas_class: type) -> bytes:
+                fig = Figure(figsize=(1.6, 0.8), dpi=100)
+                fig.text(0.05, 0.25, "Ag 1,234.5\n-0.7% Köln", fontsize=9, rotation=20, family="DejaVu Sans")
+                canvas = canvas_class(fig)
+                canvas.draw()
+                return bytes(canvas.buffer_rgba())
+
+            stock = pixels(FigureCanvasAgg)
+            _AGREES = True
+            _AGREES = pixels(TextCachingCanvas) == stock
+        except Exception as err:  # noqa: BLE001 - any failure means: draw the stock way
+            log.debug("text caching check failed: %r", err)
+            _AGREES = False
+        if not _AGREES:
+            log.warning("charts: this matplotlib draws text differently from the text-caching renderer; "
+                        "using matplotlib's own (same images, slower)")
+    return _AGREES
+
+
 def _cacheable(prop: Any) -> bool:
     """Whether ``prop`` names its fonts: a generic family ("sans-serif") resolves through settings that may change."""
     return not font_family_aliases.intersection(prop.get_family())
@@ -85,7 +120,7 @@ class TextCachingRenderer(RendererAgg):
         instead of looking up the font and reading its tables itself, which it
         otherwise does for every text each time it is measured or drawn.
         """
-        if not _cacheable(prop):
+        if not (_FAST_TEXT and _fast_path_agrees() and _cacheable(prop)):
             return None, None, None
         metrics = _HEIGHTS.get((prop, self.dpi))
         if metrics is None:
@@ -104,7 +139,7 @@ class TextCachingRenderer(RendererAgg):
         return metrics
 
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):  # type: ignore[no-untyped-def]
-        if (not _FAST_TEXT or ismath or not gc.get_antialiased() or not _cacheable(prop)
+        if (not _FAST_TEXT or not _fast_path_agrees() or ismath or not gc.get_antialiased() or not _cacheable(prop)
                 or (mtext is not None and (mtext.get_fontfeatures() or mtext.get_language()))):
             return super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
         flags = get_hinting_flag()

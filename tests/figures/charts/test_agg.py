@@ -113,3 +113,19 @@ def test_forked_workers_draw_what_the_parent_draws_while_the_parent_holds_shaped
     assert all(started_without_runs for started_without_runs, _ in results)
     drawn = [pngs for _, pngs in results]
     assert drawn[0] == expected[0::2] == drawn[2] and drawn[1] == expected[1::2] == drawn[3]
+
+
+def test_where_the_fast_path_would_draw_other_pixels_matplotlib_draws_all_text(monkeypatch, caplog):
+    """A matplotlib whose private text calls changed meaning is caught by the once-per-process check:
+    every text is then drawn the stock way, so the images stay matplotlib's own."""
+    monkeypatch.setattr(agg.TextCachingRenderer, "_draw_run", lambda self, *args: None)  # draws no glyph at all
+    monkeypatch.setattr(agg, "_AGREES", None)
+    def figure() -> Figure:
+        fig = Figure(figsize=(3, 2), dpi=100)
+        fig.text(0.2, 0.4, "Exports 2019", fontsize=12)
+        return fig
+    with caplog.at_level("WARNING"):
+        assert _pixels(figure(), TextCachingCanvas) == _pixels(figure(), FigureCanvasAgg)
+    assert agg._AGREES is False and "draws text differently" in caplog.text
+    assert (TextCachingCanvas(figure()).get_renderer()._get_font_height_metrics(
+        matplotlib.font_manager.FontProperties(family="DejaVu Sans")) == (None, None, None))
