@@ -1,10 +1,11 @@
 """Images per second of the build's render path against the naive way, in the same run.
 
-The build path (docs/design.md §6): object-oriented Figure + FigureCanvasAgg (one
-figure and axes per family, orientation and canvas size, reused: only the data
-artists are drawn anew), fixed margins and title position, one draw
-with a legibility check, PNG deflated at level 1 from the Agg buffer, one
-fork-pool worker per core (jobs of half an instance). The naive way: pyplot figures, tight_layout,
+The build path (docs/design.md §6): object-oriented Figure on the text-caching
+Agg canvas (figures/charts/agg.py: each string shaped once, one renderer per
+canvas size), one figure and axes per family and orientation, reused at any
+size (only the data artists are drawn anew), fixed margins and title
+position, one draw with a legibility check, PNG deflated at level 1 from the
+Agg buffer, one fork-pool worker per core (jobs of half an instance). The naive way: pyplot figures, tight_layout,
 savefig(bbox_inches="tight"), one process, no legibility check. Both draw the
 same images (base, K re-renderings and every edit of the same instances).
 
