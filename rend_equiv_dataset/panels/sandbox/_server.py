@@ -1131,8 +1131,36 @@ def preload():
             pass
 
 
+CGROUP_FDS = "REND_EQUIV_CGROUP_FDS"  # the library's open cgroup.procs files of this sandbox's control group
+
+
+def join_job_group():
+    """Move this server into its control group (:mod:`.cgroup`) before it starts anything, through the
+    ``cgroup.procs`` files the library opened and passed down ("0": the writing process); every
+    process started later, zygote and candidates, is inside. Lower this server's out-of-memory score
+    where the kernel lets it. Returns whether it joined (the hello says so)."""
+    names = os.environ.pop(CGROUP_FDS, "")
+    joined = bool(names)
+    for name in filter(None, names.split(",")):
+        fd = int(name)
+        try:
+            os.write(fd, b"0")
+        except OSError:
+            joined = False
+        finally:
+            os.close(fd)
+    if joined:
+        try:
+            with open("/proc/self/oom_score_adj", "w") as score:
+                score.write("-500")
+        except OSError:
+            pass
+    return joined
+
+
 def main():
     global BASE, MODE, SANDBOX_UID
+    capped = join_job_group()
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
     if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
@@ -1167,7 +1195,7 @@ def main():
     theirs.close()
     zygote = Zygote(mine, zygote_pid)
     lib_in = LineReader(lib_in_fd, 1 << 31)
-    send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE})
+    send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE, "capped": capped})
     child = None
     try:
         while True:

@@ -3,9 +3,10 @@
 Per-process limits do not add up to a job limit: 32 processes of 1 GiB each
 exceed a 24 GiB machine. Where this process may create control groups (root,
 with the memory and pids controllers of cgroup v2, or of cgroup v1 as
-many container hosts still mount them), each sandbox server starts inside a
-group of its own, made inside this process's group, holding the server, the
-zygote and every candidate process: ``memory.max`` (v1:
+many container hosts still mount them), each sandbox server joins a group of
+its own, made inside this process's group, as its first act (through the
+group's ``cgroup.procs`` files, opened here and passed down: :meth:`JobCgroup.open_procs`),
+so that it holds the server, the zygote and every candidate process: ``memory.max`` (v1:
 ``memory.limit_in_bytes``) caps their memory together, files in tmpfs
 (``/tmp``, ``/dev/shm``) included, and ``pids.max`` their number. Every
 candidate process raises its out-of-memory score to the maximum (and the
@@ -36,9 +37,7 @@ __all__ = ["SERVER_MEMORY", "SERVER_PROCESSES", "JobCgroup"]
 SERVER_MEMORY = 256 << 20
 """Memory of the server, the zygote and a child's interpreter, on top of the candidate's own budget."""
 SERVER_PROCESSES = 8
-"""Processes that are not the candidate's: bubblewrap, the server, the zygote, a child forked ahead."""
-SERVER_OOM_SCORE = -500
-"""The out-of-memory score adjustment of the server and zygote (children raise theirs to 1000)."""
+"""Processes that are not the candidate's: the server, the zygote, a child forked ahead, and slack."""
 
 _NAMES = itertools.count()
 _PREFIX = "rend-equiv-sandbox-"
@@ -117,27 +116,21 @@ class JobCgroup:
                 return False
         return True
 
-    def enter(self) -> None:
-        """Move the calling process into the group and lower its out-of-memory score.
+    def open_procs(self) -> list[int]:
+        """The group's ``cgroup.procs`` files, opened for writing, for the server to join through.
 
-        Called in the server's process between fork and exec (``preexec_fn``), so
-        that everything it starts is inside from its first instruction: only
-        ``os`` calls, no locks.
+        The server writes "0" (itself) into each as its first act, so every
+        process it starts is inside; it need not see the cgroup filesystem.
         """
-        for directory in self.directories:
-            fd = os.open(directory / "cgroup.procs", os.O_WRONLY)
-            try:
-                os.write(fd, str(os.getpid()).encode())
-            finally:
-                os.close(fd)
+        fds: list[int] = []
         try:
-            fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
-            try:
-                os.write(fd, str(SERVER_OOM_SCORE).encode())
-            finally:
-                os.close(fd)
+            for directory in self.directories:
+                fds.append(os.open(directory / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC))
         except OSError:
-            pass
+            for fd in fds:
+                os.close(fd)
+            return []
+        return fds
 
     def members(self) -> list[int]:
         """The processes in the group now."""

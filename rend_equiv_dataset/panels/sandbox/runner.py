@@ -31,6 +31,7 @@ from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCE
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
+CGROUP_FDS = "REND_EQUIV_CGROUP_FDS"  # as _server.CGROUP_FDS: the server reads its group's open files from it
 SANDBOX_UID = 65534
 GRACE_SECONDS = 3.0
 
@@ -450,6 +451,7 @@ class Sandbox:
     _timeouts: dict[tuple[str, str, int], float] = field(default_factory=dict, init=False, repr=False)
     _uid: PrivateUid | None = field(default=None, init=False, repr=False)
     _cgroup: JobCgroup | None | bool = field(default=False, init=False, repr=False)  # False: not tried yet
+    _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
     starts: int = field(default=0, init=False)
 
@@ -544,15 +546,19 @@ class Sandbox:
         if self._cgroup is False:
             self._cgroup = JobCgroup.create(self.limits.memory_bytes + SERVER_MEMORY,
                                             self.limits.processes + SERVER_PROCESSES) if as_root else None
-            log.info("sandbox: each job's processes are capped together %s", self.job_caps)
+        env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        group_fds = self._cgroup.open_procs() if isinstance(self._cgroup, JobCgroup) else []
+        if group_fds:  # the server joins the group first thing (_server.join_job_group)
+            env[CGROUP_FDS] = ",".join(map(str, group_fds))
         log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file,
-                env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, start_new_session=True, close_fds=True,
-                preexec_fn=self._cgroup.enter if isinstance(self._cgroup, JobCgroup) else None,
+                env=env, start_new_session=True, close_fds=True, pass_fds=group_fds,
             )
         finally:
+            for fd in group_fds:
+                os.close(fd)
             if log_file is not subprocess.DEVNULL:
                 log_file.close()
         self._buffer = b""
@@ -564,6 +570,12 @@ class Sandbox:
             self._kill()
             raise RuntimeError("the sandbox server did not start")
         self.server_pid = int(hello["pid"])
+        if isinstance(self._cgroup, JobCgroup) and hello.get("capped") is not True:  # could not join: limits instead
+            self._cgroup.remove()
+            self._cgroup = None
+        if not self._caps_logged:
+            log.info("sandbox: each job's processes are capped together %s", self.job_caps)
+            self._caps_logged = True
 
     @property
     def job_caps(self) -> str:
