@@ -124,6 +124,21 @@ def value_limits(data: ChartData, totals: list[float], lows: list[float]) -> tup
     return (low - 0.12 * span if low < 0 else 0.0), high + 0.14 * span
 
 
+def floating_limits(data: ChartData, values: list[float], below: float, above: float) -> tuple[float, float]:
+    """Value-axis limits of a chart without bars: ``data.value_range`` when set, else the values'
+    own range widened by ``below`` and ``above`` times their span (room for the value labels).
+
+    >>> from rend_equiv_dataset.figures.charts.data import Family, Series
+    >>> chart = ChartData(Family.LINE, "t", ("a", "b"), (Series("s", (10.0, 20.0)),))
+    >>> floating_limits(chart, [10.0, 20.0], 0.1, 0.2)
+    (9.0, 22.0)
+    """
+    if data.value_range is not None:
+        return data.value_range
+    span = (max(values) - min(values)) or abs(max(values)) or 1.0
+    return min(values) - below * span, max(values) + above * span
+
+
 def style_axes(ax: Axes, data: ChartData, style: Style, category_axis: str | None) -> None:
     ax.set_facecolor(style.background)
     ax.set_title(wrap(data.title, WRAP_TITLE_CHARS), fontsize=font(style, 1.2), fontweight=style.title_weight)

@@ -9,6 +9,7 @@ import numpy as np
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.charts.drawing import (
     category_ticks,
+    floating_limits,
     font,
     format_number,
     label_box,
@@ -66,12 +67,7 @@ def _draw_line(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     values = [v for s in data.series for v in s.values]
     style_axes(ax, data, style, "x")
     category_ticks(ax, data, style, "x")
-    if data.value_range is not None:
-        limits = data.value_range
-    else:
-        span = (max(values) - min(values)) or abs(max(values)) or 1.0
-        limits = (min(values) - 0.15 * span, max(values) + 0.18 * span)
-    set_value_axis(ax, data, style, "y", limits)
+    set_value_axis(ax, data, style, "y", floating_limits(data, values, 0.15, 0.18))
 
 
 class FloatingBaseline(ChartFamily):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.charts.drawing import (
     DPI,
+    floating_limits,
     font,
     format_number,
     label_box,
@@ -68,12 +69,7 @@ def _draw_scatter(fig: Figure, ax: Axes, data: ChartData, style: Style) -> None:
     x_span = (max(xs) - min(xs)) or 1.0
     ax.set_xlim(min(xs) - 0.12 * x_span, max(xs) + 0.12 * x_span)
     ax.xaxis.set_major_formatter(tick_formatter(style.number_format))
-    if data.value_range is not None:
-        limits = data.value_range
-    else:
-        span = (max(ys) - min(ys)) or abs(max(ys)) or 1.0
-        limits = (min(ys) - 0.12 * span, max(ys) + 0.2 * span)
-    set_value_axis(ax, data, style, "y", limits)
+    set_value_axis(ax, data, style, "y", floating_limits(data, ys, 0.12, 0.2))
     texts = [f"{label}: {format_number(y, decimals, style.number_format)}" for label, y in zip(data.categories, ys)]
     placements = _place_scatter_labels(fig, ax, list(zip(xs, ys)), texts, style)
     for x, y, text, ((dx, dy), ha, va) in zip(xs, ys, texts, placements):
