@@ -92,19 +92,10 @@ class EffectiveVotes(evaluate.Metric):
         # rule and judge_index belong to pivotal_gain: accepted so that evaluate.combine can pass them
         if signal is not None and len(signal) != len(predictions):
             raise InputError(f"{len(signal)} signal values for {len(predictions)} queries", field="signal")
-        data = _panel_data(predictions, references, references if signal is None else signal)
+        data = PanelData.from_metric_inputs(predictions, references, references if signal is None else signal)
         errors = error_vectors(data.votes, data.labels)
         out = {"n_eff": n_eff(errors), "phi_bar": mean_pairwise_phi(errors)}
         if signal is not None:
             signal_errors = (data.signal != data.labels).astype(np.int8)
             out["n_eff_with_signal"] = n_eff_with_signal(errors, signal_errors)
         return out
-
-
-def _panel_data(predictions, references, signal):
-    """The panel, with errors naming this module's inputs (predictions = votes, references = labels)."""
-    names = {"votes": "predictions", "labels": "references"}
-    try:
-        return PanelData.from_arrays(predictions, references, signal)
-    except InputError as err:
-        raise InputError(err.message, field=names.get(err.field, err.field)) from None

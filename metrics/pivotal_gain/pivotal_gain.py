@@ -87,7 +87,7 @@ class PivotalGain(evaluate.Metric):
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions, references, signal, rule="uniform", judge_index=None):
-        data = _panel_data(predictions, references, signal)
+        data = PanelData.from_metric_inputs(predictions, references, signal)
         chosen = _rule(rule, judge_index, data.k)
         gain = stratified_gain(data, chosen)
         return {
@@ -112,12 +112,3 @@ def _rule(name, judge_index, k):
     if not isinstance(judge_index, int) or isinstance(judge_index, bool) or not 0 <= judge_index < k:
         raise InputError(f"must be an integer judge index in [0, {k}), got {judge_index!r}", field="judge_index")
     return Rule(RuleKind.FIXED, judge_index)
-
-
-def _panel_data(predictions, references, signal):
-    """The panel, with errors naming this module's inputs (predictions = votes, references = labels)."""
-    names = {"votes": "predictions", "labels": "references"}
-    try:
-        return PanelData.from_arrays(predictions, references, signal)
-    except InputError as err:
-        raise InputError(err.message, field=names.get(err.field, err.field)) from None

@@ -62,6 +62,22 @@ class PanelData:
         return int(self.votes.shape[1])
 
     @classmethod
+    def from_metric_inputs(cls, predictions: ArrayLike, references: ArrayLike, signal: ArrayLike) -> PanelData:
+        """:meth:`from_arrays` for the ``evaluate`` modules, whose votes are ``predictions`` and labels
+        ``references``: errors name those inputs.
+
+        >>> PanelData.from_metric_inputs([[1, 0, 1]], [1, 0], [1])
+        Traceback (most recent call last):
+        ...
+        rend_equiv_dataset.errors.InputError: field 'references': has 2 entries for 1 queries
+        """
+        names = {"votes": "predictions", "labels": "references"}
+        try:
+            return cls.from_arrays(predictions, references, signal)
+        except InputError as err:
+            raise InputError(err.message, field=names.get(str(err.field), err.field)) from None
+
+    @classmethod
     def from_arrays(
         cls,
         votes: ArrayLike,
