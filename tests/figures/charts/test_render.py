@@ -72,14 +72,11 @@ def test_the_png_holds_exactly_the_drawn_pixels(family):
     assert result.png.startswith(b"\x89PNG\r\n\x1a\n") and result.png.endswith(b"IEND\xaeB`\x82")
 
 
-def test_an_image_does_not_depend_on_what_the_process_rendered_before():
-    """render() reuses a figure and its axes per family and orientation, resized to each style's
-    canvas: its bytes must equal a fresh figure's, in any order."""
+def _assert_reuse_draws_fresh_figures(jobs):
+    """Rendered in order and in reverse (so each job reuses what another left), every image is the
+    same, and equals a fresh figure's."""
     from rend_equiv_dataset.figures.charts.render import _encode
 
-    jobs = [(data, style) for data in CHARTS.values()
-            for style in [base_style(), *rerender_styles(0, 1, 6, data.family.value)]]
-    assert len({style.figure_size for _, style in jobs}) > 2  # the reused figures change size
     first = [render(data, style) for data, style in jobs]
     again = [render(data, style) for data, style in reversed(jobs)][::-1]
     assert [r.png for r in again] == [r.png for r in first]
@@ -87,24 +84,26 @@ def test_an_image_does_not_depend_on_what_the_process_rendered_before():
         fresh = draw(data, result.style)
         fresh.canvas.draw()
         assert _encode(fresh)[0] == result.png, (data.family, result.style.style_id)
+
+
+def test_an_image_does_not_depend_on_what_the_process_rendered_before():
+    """render() reuses a figure and its axes per family and orientation, resized to each style's
+    canvas: its bytes must equal a fresh figure's, in any order."""
+    jobs = [(data, style) for data in CHARTS.values()
+            for style in [base_style(), *rerender_styles(0, 1, 6, data.family.value)]]
+    assert len({style.figure_size for _, style in jobs}) > 2  # the reused figures change size
+    _assert_reuse_draws_fresh_figures(jobs)
 
 
 def test_reused_axes_draw_other_data_as_a_fresh_figure_would():
     """An instance's edits (other categories, series, values, zoom) drawn on the axes its base or
     another edit left behind give the bytes of a fresh figure."""
-    from rend_equiv_dataset.figures.charts.render import _encode
     from rend_equiv_dataset.figures.generate import generate_instances
 
     jobs = [(chart, style) for instance in generate_instances(0, per_family=1)
             for chart in [instance.data, *(edit.data for edit in instance.edits)]
             for style in (base_style(), *rerender_styles(0, 1, 1, chart.family.value))]
-    first = [render(data, style) for data, style in jobs]
-    again = [render(data, style) for data, style in reversed(jobs)][::-1]
-    assert [r.png for r in again] == [r.png for r in first]
-    for (data, _), result in zip(jobs, first):
-        fresh = draw(data, result.style)
-        fresh.canvas.draw()
-        assert _encode(fresh)[0] == result.png, (data.family, result.style.style_id)
+    _assert_reuse_draws_fresh_figures(jobs)
 
 
 @pytest.mark.parametrize("family", list(Family))
