@@ -245,9 +245,11 @@ Rebuild, byte for byte, with the same library versions:
 {rebuild_command(settings)}
 ```
 
-Charts are drawn with matplotlib's object-oriented API on an Agg canvas, DejaVu Sans, fixed
-margins per template, and encoded by Pillow (RGB, `compress_level=1`). Every image passed a
-legibility check (no text clipped by the canvas or overlapping another text). Data and styles
+Charts are drawn with matplotlib's object-oriented API on an Agg canvas (matplotlib's own
+pixels), DejaVu Sans with Noto Sans CJK for the glyphs it lacks, fixed margins per template, and
+stored as 8-bit RGB PNG (rows filtered "Up", deflated at level 1, no metadata). Every image passed
+a legibility check (no text clipped by the canvas or overlapping another text, no character
+without a glyph, no mark squashed out of sight by an outlier). Data and styles
 come from `numpy.random.PCG64(SeedSequence(seed, spawn_key=(index, ...)))`, so each instance is
 the same whether built alone or in parallel. The sha256 of every image, keyed by `render_id`,
 is in `images.sha256`.
