@@ -47,6 +47,7 @@ at the first unusable table instead, and a single file always raises.
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,8 +131,9 @@ def read_table(path: str | Path, *, family: Family | None = None, root: Path | N
     source = str(path.relative_to(root)) if root is not None else path.name
     if path.suffix == ".json":
         header, rows, lines, meta = _read_json_table(path)
+        footer = []
     elif path.suffix in (".csv", ".tsv"):
-        header, rows, lines = _read_csv_grid(path)
+        header, rows, lines, footer = _read_csv_grid(path)
         meta = _read_side_files(path)
     else:
         raise InputError(f"expected a .csv, .tsv or .json table, got {path.suffix or 'no suffix'!r}", file=path)
@@ -143,7 +145,7 @@ def read_table(path: str | Path, *, family: Family | None = None, root: Path | N
         chart = to_chart(parsed, family=family, meta=meta)
     except InputError as err:
         raise InputError(err.message, file=path, field=err.field) from None
-    return SourceTable(path.stem, chart, source, parsed.notes)
+    return SourceTable(path.stem, chart, source, (*parsed.notes, *(f"footer line kept out: {text!r}" for text in footer)))
 
 
 def _located(problem: TableProblem, path: Path, lines: Sequence[int] | None) -> InputError:
@@ -161,8 +163,18 @@ def _read_text(path: Path) -> str:
     return read_text(path, max_bytes=MAX_TABLE_BYTES).removeprefix("\ufeff")
 
 
-def _read_csv_grid(path: Path) -> tuple[list[str], list[list[str]], list[int]]:
-    """Header, data rows and the line of every grid row (header first); blank lines are skipped."""
+# A last line that only says where the data come from or what it means (Pew, Statista and OECD
+# exports end so): one filled cell starting with one of these.
+_FOOTER = re.compile(r"^(?:sources?|notes?|data|survey|©|\*)(?:\b|\s|:|$)", re.IGNORECASE)
+
+
+def _read_csv_grid(path: Path) -> tuple[list[str], list[list[str]], list[int], list[str]]:
+    """Header, data rows, the line of every grid row (header first) and the footer lines kept out.
+
+    Blank lines are skipped. Trailing lines with a single filled cell that
+    starts like a source or a note ("Source: Pew Research Center", "Note: ...",
+    "* estimate") are not data: they are returned apart, in file order.
+    """
     text = _read_text(path)
     delimiter = "\t" if path.suffix == ".tsv" else ","
     reader = csv.reader(text.splitlines(), delimiter=delimiter, strict=True)
@@ -177,7 +189,15 @@ def _read_csv_grid(path: Path) -> tuple[list[str], list[list[str]], list[int]]:
         raise InputError(f"malformed CSV: {err}", file=path, line=reader.line_num) from None
     if not grid:
         raise InputError(f"{Problem.EMPTY.value}: the file holds no header and no rows", file=path, line=1)
-    return grid[0], grid[1:], lines
+    footer: list[str] = []
+    while len(grid) > 2:
+        filled = [cell.strip() for cell in grid[-1] if cell.strip()]
+        if len(filled) != 1 or not grid[-1][0].strip() or not _FOOTER.match(filled[0]):
+            break
+        footer.insert(0, filled[0])
+        grid.pop()
+        lines.pop()
+    return grid[0], grid[1:], lines, footer
 
 
 def _read_json_table(path: Path) -> tuple[list[str], list[list[Any]], None, dict[str, Any]]:

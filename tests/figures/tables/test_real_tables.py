@@ -109,6 +109,30 @@ def test_titles_come_from_metadata_or_headers_never_the_table_id(tmp_path):
     assert read_table(tmp_path / "two_col_60.csv").chart.title == "Number of users"
 
 
+def test_source_and_note_lines_at_the_end_are_kept_out_of_the_data_and_named(tmp_path):
+    """Pew, Statista and OECD exports end with where the data come from; such lines are not categories."""
+    path = tmp_path / "approval_pew.csv"
+    path.write_text("Characteristic,Approve,Disapprove\nJan 2021,57%,41%\nApr 2021,59%,39%\nJul 2021,52%,46%\n"
+                    "\nSource: Pew Research Center survey of U.S. adults.\n"
+                    "Note: Those who did not give an answer are not shown.,,\n* early release\n")
+    table = read_table(path)
+    assert table.chart.categories == ("Jan 2021", "Apr 2021", "Jul 2021")
+    assert [n for n in table.notes if n.startswith("footer")] == [
+        "footer line kept out: 'Source: Pew Research Center survey of U.S. adults.'",
+        "footer line kept out: 'Note: Those who did not give an answer are not shown.'",
+        "footer line kept out: '* early release'"]
+
+
+def test_a_last_row_that_only_looks_like_a_note_but_holds_values_stays_data(tmp_path):
+    path = tmp_path / "sources.csv"
+    path.write_text("Energy source,Share (%)\nCoal,35\nGas,25\nSolar,12\nSources unknown,3\n")
+    assert read_table(path).chart.categories == ("Coal", "Gas", "Solar", "Sources unknown")
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("Country,GDP\nA,1\nB,2\nC,3\nNot a note here\n")
+    with pytest.raises(InputError, match="ragged_rows"):
+        read_table(ragged)
+
+
 def test_negative_values_build_with_a_zoom_that_shows_them_all():
     build = instances_from_tables(load_tables(REAL / "growth_oecd.csv"))
     assert build.instances
