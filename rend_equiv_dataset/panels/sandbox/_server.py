@@ -308,6 +308,8 @@ def child_main(req_r, rep_w, workdir, server):
         if job.get("probe"):
             send_all(4, (json.dumps(probe_facts()) + "\n").encode())
             os._exit(0)
+        CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
+        LANDLOCK.clear()
         code, entry, call = job["code"], job["entry"], job["call"]
         del job
     except BaseException:
@@ -1409,6 +1411,9 @@ def main():
     global BASE, CONFIG, CPU_GROUP, MODE, SANDBOX_UID
     capped = join_job_group()
     CPU_GROUP = int(os.environ.pop(CPU_FD, "") or -1)
+    if CPU_GROUP >= 0 and not capped:  # not in the job's group: the library drops the whole group
+        os.close(CPU_GROUP)
+        CPU_GROUP = -1
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
     CONFIG = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
     if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
