@@ -135,16 +135,18 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
         for name in sorted(os.listdir(folder)):
             if name not in ("site-packages", "dist-packages"):
                 read.append(os.path.join(folder, name))
-    system = ["/lib", "/lib64", "/lib32", "/usr/lib64", "/usr/lib32", "/usr/lib/locale", "/usr/share/zoneinfo",
+    # shared libraries: the multiarch folders and lib64 (the loader), never /usr/lib itself (/lib is a link
+    # to it on merged-/usr systems): /usr/lib/python3/dist-packages and the like stay out of reach
+    system = ["/lib64", "/usr/lib64", "/usr/lib/locale", "/usr/share/zoneinfo",
               "/etc/ld.so.cache", "/etc/localtime", "/sys/devices/system/cpu", "/dev/urandom", "/dev/random",
               "/dev/zero"]
     for multiarch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu"):
-        system.append(f"/usr/lib/{multiarch}")
+        system += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}"]
     if proc:
         system.append("/proc")
     for path in system:
         real = os.path.realpath(path)
-        if os.path.exists(real) and real not in read:
+        if os.path.exists(real) and real not in read and real not in ("/usr/lib", "/usr", "/"):
             read.append(real)
     return {"read": read, "list": listed, "write": ["/dev/null"]}
 

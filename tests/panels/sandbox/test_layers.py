@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -63,7 +64,8 @@ import os
 
 def look(x):
     out = {}
-    for path in ("/etc/passwd", "/etc/hostname", "/root", "/home", "/proc/1/environ", x):
+    for path in ("/etc/passwd", "/etc/hostname", "/root", "/home", "/proc/1/environ", "/usr/lib",
+                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/tmp", "/dev/shm", *x):
         try:
             with open(path, "rb") as handle:
                 handle.read(1)
@@ -95,7 +97,10 @@ def test_the_view_is_an_allow_list(box, tmp_path):
     secret.write_text("{}\n")
     secret.chmod(0o644)
     tmp_path.chmod(0o755)
-    got = box.run(problem("look", f"assert candidate({str(secret)!r}) == (['denied'], 'ok')"), VIEW)
+    import sysconfig
+
+    places = [str(secret), sysconfig.get_paths()["purelib"], str(Path(__file__).resolve())]
+    got = box.run(problem("look", f"assert candidate({places!r}) == (['denied'], 'ok')"), VIEW)
     assert got.status is Status.OK and got.passed == (True,), got
 
 
