@@ -375,9 +375,8 @@ def open_landlock_paths():
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
                 continue
-            if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                access &= LL_FILE_RIGHTS
-            LANDLOCK.append((fd, access))
+            folder = stat.S_ISDIR(os.fstat(fd).st_mode)
+            LANDLOCK.append((fd, access if folder else access & LL_FILE_RIGHTS))  # a file takes file rights only
 
 
 def landlock_ruleset(workdir):

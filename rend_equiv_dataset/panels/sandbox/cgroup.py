@@ -56,7 +56,7 @@ class JobCgroup:
 
     directories: tuple[Path, ...]
     version: int
-    cpu: Path | None = None  # the candidates' CPU group (v1: in the cpu hierarchy; v2: the job's own group)
+    cpu: Path | None = None  # the candidates' CPU group (v1: its own, in the cpu hierarchy; v2: the job's group)
     limits: tuple[tuple[str, str], ...] = ()  # (file, value) written, read back by :meth:`in_force`
 
     @classmethod
@@ -100,8 +100,7 @@ class JobCgroup:
         if mount is not None and "cpu" in own:
             cpu = cls._make([_inside(root, mount, own["cpu"]) / name], 1)
             if cpu is not None and cpu._limit({"cpu.cfs_period_us": CPU_PERIOD, "cpu.cfs_quota_us": CPU_PERIOD}):
-                return replace(group, directories=group.directories + cpu.directories, cpu=cpu.directories[0],
-                               limits=group.limits + cpu.limits)
+                return replace(group, cpu=cpu.directories[0], limits=group.limits + cpu.limits)
         return group
 
     @classmethod
@@ -145,7 +144,10 @@ class JobCgroup:
                     return False
             except OSError:
                 return False
-        return bool(self.members())
+        try:  # the server joined: its group holds processes
+            return bool((self.directories[0] / "cgroup.procs").read_text().split())
+        except OSError:
+            return False
 
     def open_cpu_procs(self) -> int | None:
         """The candidates' CPU group's ``cgroup.procs``, opened for writing (None where there is none)."""
@@ -173,9 +175,9 @@ class JobCgroup:
         return fds
 
     def members(self) -> list[int]:
-        """The processes in the group now."""
+        """The processes in the group now (the candidates' CPU group's too)."""
         pids: set[int] = set()
-        for directory in self.directories:
+        for directory in {*self.directories, *([self.cpu] if self.cpu is not None else [])}:
             try:
                 pids.update(int(x) for x in (directory / "cgroup.procs").read_text().split())
             except OSError:
@@ -192,7 +194,8 @@ class JobCgroup:
 
     def remove(self) -> None:
         """Remove the group once its processes are gone (each is retried for up to a second)."""
-        for directory in self.directories:
+        extra = [self.cpu] if self.cpu is not None and self.cpu not in self.directories else []
+        for directory in [*self.directories, *extra]:
             for _ in range(100):
                 try:
                     directory.rmdir()

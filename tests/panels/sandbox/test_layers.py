@@ -217,3 +217,45 @@ def test_stripping_messages_keeps_the_test():
     """))
     asserts = [n for n in ast.walk(tree) if isinstance(n, ast.Assert)]
     assert len(asserts) == 2 and all(a.msg is None for a in asserts)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="control groups need root")
+def test_candidates_share_a_cpu_quota_that_the_server_stays_out_of(sandbox_helpers):
+    """The candidates' CPU group: one core per period, every candidate process inside it,
+    the server and the zygote outside (their share is not the candidates')."""
+    box = Sandbox(limits=sandbox_helpers["limits"], isolation=Isolation.UID, calibration_cache=None)
+    box.start()
+    try:
+        group = box._cgroup
+        if group is None or group.cpu is None:
+            pytest.skip("no cpu controller can be used here")
+        quota = (group.cpu / "cpu.cfs_quota_us") if group.version == 1 else (group.cpu / "cpu.max")
+        assert quota.read_text().split()[0] == "100000"
+        spin = "import os, time\ndef probe(x):\n    pid = os.fork()\n    if pid == 0:\n        time.sleep(5)\n" \
+               "        os._exit(0)\n    time.sleep(0.3)\n    return [os.getpid(), pid]\n"
+        members: list[set[int]] = []
+        original = box._execute
+
+        def watching(*args, **kwargs):  # noqa: ANN002, ANN003
+            import threading
+
+            def look() -> None:
+                import time
+
+                time.sleep(0.2)
+                members.append({int(p) for p in (group.cpu / "cgroup.procs").read_text().split()})
+            watcher = threading.Thread(target=look)
+            watcher.start()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                watcher.join()
+
+        box._execute = watching  # type: ignore[method-assign]
+        got = box.run(problem("probe", "assert len(candidate(0)) == 2"), spin)
+        assert got.label == 1, got
+        inside = members[0]
+        assert len(inside) >= 2  # the candidate and its own child (and the next job's child, forked ahead)
+        assert box.server_pid not in inside
+    finally:
+        box.close()
