@@ -2,7 +2,7 @@
 
 Each candidate process, after switching to the private uid and setting
 ``PR_SET_NO_NEW_PRIVS``, installs two filters the server is handed at start-up
-(:func:`server_config`) and cannot lift afterwards:
+(:func:`~.runner.server_config`) and cannot lift afterwards:
 
 * a **seccomp filter** (:func:`seccomp_filter`, built with libseccomp through
   ``pyseccomp`` and exported as classic BPF bytes; the standard-library-only
