@@ -968,9 +968,25 @@ def clean_private_tmp():
 
 def clean_owned_tmp(uid):
     """Without an own mount namespace (the uid mode), /tmp, /var/tmp and /dev/shm are the
-    host's: after each job, remove what the private uid left there, also inside other
-    world-writable folders (that uid is no one else's, and its processes are all dead by
-    now), so nothing a candidate left reaches a later job or stays on the host."""
+    host's. The Landlock view keeps candidates out of them; where it could not be had (weak
+    isolation allowed), remove what the private uid left there after each job, also inside
+    other world-writable folders, in a helper process running AS the private uid: it can
+    remove only what that uid may remove, so a link or a swapped folder planted by anyone
+    leads it nowhere (root never walks these paths)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            remove_owned(uid)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def remove_owned(uid):
+    """Remove the entries ``uid`` owns under the temporary folders (run as ``uid``)."""
     pending = [(root, 0) for root in PRIVATE_TMP]
     while pending:
         folder, depth = pending.pop()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -259,3 +260,48 @@ def test_candidates_share_a_cpu_quota_that_the_server_stays_out_of(sandbox_helpe
         assert box.server_pid not in inside
     finally:
         box.close()
+
+
+PLANT = """
+import os
+def probe(tag):
+    made = 0
+    for base in ("/tmp", "/dev/shm"):
+        try:
+            os.makedirs(f"{base}/{tag}/deeper")
+            os.symlink("/etc", f"{base}/{tag}-link")
+            os.symlink(f"{base}/{tag}-root", f"{base}/{tag}/deeper/to-root")
+            made += 1
+        except OSError:
+            pass
+    return made
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid mode needs root")
+def test_without_landlock_the_uid_mode_cleans_as_the_private_uid(monkeypatch, sandbox_helpers, tmp_path):
+    """Where the view could not be had (weak isolation allowed), what the private uid left in
+    the host's temporary folders is removed by a helper running as that uid: links are
+    removed, never followed, and a folder of someone else stays."""
+    real = runner.server_config
+
+    def without_landlock(python: str, mode: str) -> str:
+        config = json.loads(real(python, mode))
+        config["landlock"] = None
+        return json.dumps(config)
+
+    monkeypatch.setattr(runner, "server_config", without_landlock)
+    tag = f"rend-equiv-plant-{os.getpid()}"
+    theirs = Path(f"/tmp/{tag}-root")
+    theirs.mkdir()
+    (theirs / "keep").write_text("x")
+    try:
+        with Sandbox(limits=sandbox_helpers["limits"], isolation=Isolation.UID, calibration_cache=None,
+                     allow_weak=True) as box:
+            got = box.run(problem("probe", f"assert candidate({tag!r}) == 2"), PLANT)
+            assert got.label == 1 and "landlock" in got.isolation, got  # it planted, and the record says how
+        left = [p for base in ("/tmp", "/dev/shm") for p in (f"{base}/{tag}", f"{base}/{tag}-link")
+                if os.path.lexists(p)]
+        assert left == [] and (theirs / "keep").exists() and os.listdir("/etc")
+    finally:
+        shutil.rmtree(theirs, ignore_errors=True)
