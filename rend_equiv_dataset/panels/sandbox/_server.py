@@ -245,7 +245,7 @@ def child_main(req_r, rep_w, workdir, server):
             os._exit(0)
         os.setsid()
         join_cpu_group()
-        ruleset = landlock_ruleset(workdir)
+        ruleset = RULESET
         paths = stdlib_fds()
         wanted = [req_r, rep_w, *([ruleset] if ruleset >= 0 else []), *paths.values()]
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100 + i) for i, fd in enumerate(wanted)]
@@ -309,7 +309,6 @@ def child_main(req_r, rep_w, workdir, server):
             send_all(4, (json.dumps(probe_facts()) + "\n").encode())
             os._exit(0)
         CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
-        LANDLOCK.clear()
         code, entry, call = job["code"], job["entry"], job["call"]
         del job
     except BaseException:
@@ -326,7 +325,7 @@ def child_main(req_r, rep_w, workdir, server):
 CONFIG = {}  # from argv[3]: "masks" (ns), "seccomp" (BPF bytes, hex), "landlock" (read / list / write paths)
 CPU_FD = "REND_EQUIV_CPU_FD"  # the candidates' CPU control group's cgroup.procs, opened by the library
 CPU_GROUP = -1
-LANDLOCK = []  # (O_PATH fd, access) opened by the zygote at start-up, inherited by each child
+RULESET = -1  # the Landlock ruleset the zygote made at start-up (make_ruleset), inherited by each child
 M_ARENA_MAX, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = -8, 22, 2
 LL_CREATE, LL_ADD_RULE, LL_RESTRICT, LL_VERSION, LL_PATH_BENEATH = 444, 445, 446, 1, 1
 LL_EXECUTE, LL_WRITE, LL_READ, LL_READ_DIR, LL_TRUNCATE = 1, 2, 4, 8, 1 << 14
@@ -365,41 +364,38 @@ def landlock_handled(abi):
     return fs, net, scoped
 
 
-def open_landlock_paths():
-    """In the zygote, as root, at start-up: an O_PATH descriptor per allowed path."""
-    rules = CONFIG.get("landlock") or {}
-    for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
-                         ("write", LL_READ | LL_WRITE | LL_TRUNCATE)):
-        for path in rules.get(kind, []):
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except OSError:
-                continue
-            folder = stat.S_ISDIR(os.fstat(fd).st_mode)
-            LANDLOCK.append((fd, access if folder else access & LL_FILE_RIGHTS))  # a file takes file rights only
-
-
-def landlock_ruleset(workdir):
-    """A ruleset for one child (its own folder read-write, :data:`LANDLOCK` as given), or -1."""
+def make_ruleset():
+    """In the zygote, as root, at start-up: the one Landlock ruleset every child applies (an
+    fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
+    the jobs' folder read-write (each job's own folder in it; the others are root's until
+    their job comes, so file permissions keep a candidate out of them)."""
+    global RULESET
     abi = landlock_abi() if CONFIG.get("landlock") else 0
     if abi < 1:
-        return -1
+        return
     fs, net, scoped = landlock_handled(abi)
     attr = RulesetAttr(fs, net, scoped)
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     ruleset = _libc.syscall(LL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if ruleset < 0:
-        return -1
-    own = os.open(workdir, os.O_PATH | os.O_CLOEXEC)
-    try:
-        for fd, access in [*LANDLOCK, (own, fs)]:
-            rule = PathBeneath(access & fs, fd)
-            if _libc.syscall(LL_ADD_RULE, ruleset, LL_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
-                os.close(ruleset)
-                return -1
-    finally:
-        os.close(own)
-    return ruleset
+        return
+    rules = CONFIG["landlock"]
+    for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
+                         ("write", LL_READ | LL_WRITE | LL_TRUNCATE), ("all", fs)):
+        for path in rules.get(kind, []) if kind != "all" else [BASE]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                folder = stat.S_ISDIR(os.fstat(fd).st_mode)
+                rule = PathBeneath((access if folder else access & LL_FILE_RIGHTS) & fs, fd)  # files: file rights
+                if _libc.syscall(LL_ADD_RULE, ruleset, LL_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
+                    os.close(ruleset)
+                    return
+            finally:
+                os.close(fd)
+    RULESET = ruleset
 
 
 def landlock_restrict(ruleset):
@@ -407,7 +403,7 @@ def landlock_restrict(ruleset):
     if ruleset < 0:
         return True  # none to apply: the probe reports the layer missing
     ok = _libc.syscall(LL_RESTRICT, ruleset, ctypes.c_uint32(0)) == 0
-    os.close(ruleset)
+    os.close(ruleset)  # this child's copy
     return ok
 
 
@@ -1121,7 +1117,7 @@ def zygote_main(sock, server):
     elif os.getppid() != server:
         os._exit(0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    open_landlock_paths()
+    make_ruleset()
     fd = sock.fileno()
     try:
         while True:
