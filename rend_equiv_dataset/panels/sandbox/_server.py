@@ -244,7 +244,6 @@ def child_main(req_r, rep_w, workdir, server):
         if os.getppid() != server:  # the server died before the line above
             os._exit(0)
         os.setsid()
-        join_cpu_group()
         ruleset = RULESET
         paths = stdlib_fds()
         wanted = [req_r, rep_w, *([ruleset] if ruleset >= 0 else []), *paths.values()]
@@ -418,13 +417,17 @@ def install_seccomp():
 
 
 def join_cpu_group():
-    """Move this child (still root, before its job) into the candidates' CPU control group:
-    a CPU quota for the job's candidates together; the server and zygote stay outside it."""
+    """Move the zygote, at start-up, into the candidates' CPU control group: every child it
+    forks is born inside (no migration per candidate), so the job's candidates share one CPU
+    quota; the server stays outside it (the zygote only forks and reaps between jobs)."""
+    global CPU_GROUP
     if CPU_GROUP >= 0:
         try:
             os.write(CPU_GROUP, b"0")
         except OSError:
-            os._exit(121)
+            os._exit(121)  # the server then reports the zygote gone: no candidate runs outside the quota
+        os.close(CPU_GROUP)
+        CPU_GROUP = -1
 
 
 def stdlib_fds():
@@ -1117,6 +1120,7 @@ def zygote_main(sock, server):
     elif os.getppid() != server:
         os._exit(0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    join_cpu_group()
     make_ruleset()
     fd = sock.fileno()
     try:
@@ -1459,6 +1463,8 @@ def main():
         finally:
             os._exit(0)
     theirs.close()
+    if CPU_GROUP >= 0:  # the zygote joined it; the server stays out
+        os.close(CPU_GROUP)
     zygote = Zygote(mine, zygote_pid)
     lib_in = LineReader(lib_in_fd, 1 << 31)
     layers = probe(zygote)

@@ -13,8 +13,8 @@ candidate process raises its out-of-memory score to the maximum (and the
 server and zygote lower theirs where the kernel lets them), so that at the cap
 the kernel kills a candidate process rather than them. Where the ``cpu`` controller
 can be used too, the job's candidates share a CPU quota of one core (``cpu.max``;
-v1: ``cpu.cfs_quota_us``) in a group of their own that the server and the zygote
-stay out of (each candidate joins it before its job: :meth:`JobCgroup.open_cpu_procs`), so
+v1: ``cpu.cfs_quota_us``) in a group of their own that the server stays out of (the zygote joins it at start-up,
+so every candidate is born inside: :meth:`JobCgroup.open_cpu_procs`), so
 a burner that forks gets no more CPU than one core however many processes it
 starts, and neighbours keep theirs. Elsewhere, ``None`` is
 returned and the per-process limits are lowered instead

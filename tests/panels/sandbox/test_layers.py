@@ -223,7 +223,7 @@ def test_stripping_messages_keeps_the_test():
 @pytest.mark.skipif(os.geteuid() != 0, reason="control groups need root")
 def test_candidates_share_a_cpu_quota_that_the_server_stays_out_of(sandbox_helpers):
     """The candidates' CPU group: one core per period, every candidate process inside it,
-    the server and the zygote outside (their share is not the candidates')."""
+    the server outside (its share is not the candidates')."""
     box = Sandbox(limits=sandbox_helpers["limits"], isolation=Isolation.UID, calibration_cache=None)
     box.start()
     try:
