@@ -12,10 +12,6 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 
-DATASETS = {"REND_EQUIV": "renderings", "REND_EQUIV_MATCHED_CYCLE": "matched_cycle_renderings"}
-"""VLMEvalKit dataset name → the release config its TSV holds."""
-
-
 def register() -> type[Any]:
     """Add the dataset class to ``vlmeval.dataset.DATASET_CLASSES`` (once); returns the class."""
     try:

@@ -25,7 +25,7 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness.prompts import figure_prompt
 from rend_equiv_dataset.integrations.logs import read_table, write_sample_predictions
 from rend_equiv_dataset.integrations.scores import ROW_FIELDS, harness_metrics, sample_record
-from rend_equiv_dataset.integrations.vlmevalkit import DATASETS
+from rend_equiv_dataset.integrations.vlmevalkit.tsv import DATASETS
 from rend_equiv_dataset.io import atomic_write_bytes
 
 

@@ -22,6 +22,8 @@ from rend_equiv_dataset.integrations.scores import ROW_FIELDS
 from rend_equiv_dataset.io import atomic_writer, check_output_file
 from rend_equiv_dataset.schema import RENDERINGS
 
+DATASETS = {"REND_EQUIV": "renderings", "REND_EQUIV_MATCHED_CYCLE": "matched_cycle_renderings"}
+"""VLMEvalKit dataset name → the release config its TSV holds."""
 VLMEVALKIT_COLUMNS = ("index", "image", "question", "answer", "category")
 COLUMNS = VLMEVALKIT_COLUMNS + tuple(c for c in ROW_FIELDS if c != "question")
 
