@@ -16,6 +16,7 @@ harness reported.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -141,6 +142,18 @@ def write_sample_predictions(records: Sequence[Mapping[str, Any]], path: str | P
     fingerprint_rows = _fingerprint(records)
     write_predictions(path, unique, meta={**(meta or {}), "package_version": __version__, **fingerprint_rows})
     return len(unique)
+
+
+_WRITTEN: dict[str, str] = {}
+
+
+def write_sample_predictions_once(records: Sequence[Mapping[str, Any]], path: str | Path, meta: dict[str, Any] | None = None) -> None:
+    """:func:`write_sample_predictions`, skipped when ``path`` already holds these records' outputs from this process
+    (a harness aggregates each metric separately over the same records)."""
+    key = json.dumps([[r.get("render_id"), r.get("output")] for r in records], default=str)
+    if _WRITTEN.get(str(path)) != key or not Path(path).is_file():
+        write_sample_predictions(records, path, meta)
+        _WRITTEN[str(path)] = key
 
 
 def _fingerprint(records: Sequence[Mapping[str, Any]]) -> dict[str, str]:

@@ -57,9 +57,9 @@ def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
         path = os.environ.get(PREDICTIONS_ENV)
         if path:
-            from rend_equiv_dataset.integrations.logs import write_sample_predictions
+            from rend_equiv_dataset.integrations.logs import write_sample_predictions_once
 
-            write_sample_predictions(items, path, meta={"harness": "lmms-eval"})
+            write_sample_predictions_once(items, path, meta={"harness": "lmms-eval"})
         return harness_metrics(items)[name]
 
     aggregate.__name__ = aggregate.__qualname__ = f"aggregate_{name}"

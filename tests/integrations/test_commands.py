@@ -1,0 +1,80 @@
+"""`rend-equiv export` and `rend-equiv import-predictions` on bad input: one line naming file, line and field, exit 2, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rend_equiv_dataset.cli import main
+
+
+def _fails(argv: list[str], capsys) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rend-equiv: error: ")
+    return err
+
+
+def _sample(render_id: str | None, text: str = "7") -> str:
+    doc = {} if render_id is None else {"render_id": render_id}
+    return json.dumps({"doc_id": 0, "doc": doc, "resps": [[text]], "filtered_resps": [text]}) + "\n"
+
+
+@pytest.mark.parametrize("lines, expected", [
+    ([_sample("s0-i1/base"), _sample("nope")], ":2: field 'render_id': render_id 'nope' is not in this release"),
+    ([_sample("s0-i1/base"), _sample("s0-i1/base")], ":2: field 'render_id': render_id 's0-i1/base' answered twice"),
+    ([_sample(None)], ":1: field 'doc.render_id'"),
+    (['{"doc": {"render_id": "s0-i1/base"}, "resps": []}\n'], ":1: field 'filtered_resps'"),
+    (['{"doc": {"render_id": "s0-i1/base"}, "filtered_resps": ["x"]'], ":1"),
+])
+def test_a_bad_lmms_eval_log_is_named_and_nothing_is_written(release, tmp_path: Path, capsys, lines, expected):
+    log = tmp_path / "samples.jsonl"
+    log.write_text("".join(lines))
+    out = tmp_path / "preds.jsonl"
+    err = _fails(["import-predictions", "--from", "lmms-eval", str(log), "--data", str(release), "--out", str(out)], capsys)
+    assert expected in err and str(log) in err
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["samples.jsonl"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("index\tprediction\n0\t7\n", "field 'render_id': expected a 'render_id' column"),
+    ("render_id\tanswer\ns0-i1/base\t7\n", "field 'prediction'"),
+    ("render_id\tprediction\ns0-i1/base\t7\nzzz\t1\n", ":2: field 'render_id': render_id 'zzz' is not in this release"),
+])
+def test_a_bad_vlmevalkit_table_is_named(release, tmp_path: Path, capsys, text, expected):
+    table = tmp_path / "m_REND_EQUIV.tsv"
+    table.write_text(text)
+    out = tmp_path / "preds.jsonl"
+    err = _fails(["import-predictions", "--from", "vlmevalkit", str(table), "--data", str(release), "--out", str(out)], capsys)
+    assert expected in err and not out.exists()
+
+
+def test_an_unknown_table_suffix_and_a_missing_log_are_refused(tmp_path: Path, capsys):
+    (tmp_path / "m.parquet").write_bytes(b"x")
+    assert "expected one of .xlsx" in _fails(["import-predictions", "--from", "vlmevalkit", str(tmp_path / "m.parquet"),
+                                              "--out", str(tmp_path / "p.jsonl")], capsys)
+    assert "no such file" in _fails(["import-predictions", "--from", "lmms-eval", str(tmp_path / "none.jsonl"),
+                                     "--out", str(tmp_path / "p.jsonl")], capsys)
+
+
+def test_without_a_release_the_log_is_converted_unchecked(tmp_path: Path, capsys):
+    log = tmp_path / "samples.jsonl"
+    log.write_text(_sample("any/id", " 42 "))
+    out = tmp_path / "preds.jsonl"
+    assert main(["import-predictions", "--from", "lmms-eval", str(log), "--out", str(out)]) == 0
+    meta, line = (json.loads(x) for x in out.read_text().splitlines())
+    assert line == {"render_id": "any/id", "output": " 42 "} and meta["meta"]["harness"] == "lmms-eval"
+    assert "dataset_fingerprint" not in meta["meta"]
+
+
+@pytest.mark.parametrize("fmt", ["vlmevalkit", "lmms-eval"])
+def test_export_refuses_a_folder_that_is_not_a_release(tmp_path: Path, capsys, fmt):
+    out = tmp_path / ("x.tsv" if fmt == "vlmevalkit" else "tasks")
+    err = _fails(["export", "--format", fmt, "--data", str(tmp_path / "missing"), "--out", str(out)], capsys)
+    assert "missing" in err and not out.exists()
+
+
+def test_export_vlmevalkit_refuses_a_folder_as_its_file(release, tmp_path: Path, capsys):
+    assert "is a folder" in _fails(["export", "--format", "vlmevalkit", "--data", str(release), "--out", str(tmp_path)], capsys)
