@@ -29,17 +29,27 @@ def png(render_id: str) -> bytes:
     return buffer.getvalue()
 
 
-def write_image_release(folder: Path) -> Path:
-    """The five hand-checked instances of ``tiny_rows`` as a release folder with images."""
+def write_image_release(folder: Path, *, matched: bool = False) -> Path:
+    """The five hand-checked instances of ``tiny_rows`` as a release folder with images.
+
+    With ``matched``, the label instances also form a ``matched_cycle_renderings``
+    config (ids prefixed ``m-``), as a release with the swap/cycle set has.
+    """
     import datasets
 
     from rend_equiv_dataset.hub import card_metadata, write_card, write_config
 
-    rows = [{**row, "image": {"bytes": png(row["render_id"]), "path": None}} for row in tiny_rows()]
-    dataset = datasets.Dataset.from_list(rows).cast_column("image", datasets.Image())
+    def config(rows: list[dict]) -> datasets.Dataset:
+        with_images = [{**row, "image": {"bytes": png(row["render_id"]), "path": None}} for row in rows]
+        return datasets.Dataset.from_list(with_images).cast_column("image", datasets.Image())
+
     folder.mkdir(parents=True, exist_ok=True)
-    written = write_config(folder, "renderings", dataset)
-    write_card(folder, card_metadata([written], default="renderings"), "Test release with images.")
+    written = [write_config(folder, "renderings", config(tiny_rows()))]
+    if matched:
+        labels = [r for r in tiny_rows() if r["answer_type"] == "label"]
+        rows = [{**r, "render_id": "m-" + r["render_id"], "instance_id": "m-" + r["instance_id"]} for r in labels]
+        written.append(write_config(folder, "matched_cycle_renderings", config(rows)))
+    write_card(folder, card_metadata(written, default="renderings"), "Test release with images.")
     return folder
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rend_equiv_dataset.cli import main
+from rend_equiv_dataset.integrations.vlmevalkit.tsv import COLUMNS
 
 
 def _fails(argv: list[str], capsys) -> str:
@@ -78,3 +79,26 @@ def test_export_refuses_a_folder_that_is_not_a_release(tmp_path: Path, capsys, f
 
 def test_export_vlmevalkit_refuses_a_folder_as_its_file(release, tmp_path: Path, capsys):
     assert "is a folder" in _fails(["export", "--format", "vlmevalkit", "--data", str(release), "--out", str(tmp_path)], capsys)
+
+
+def test_a_release_with_the_matched_set_exports_both(tmp_path: Path):
+    from integrations.lmms_eval_contract import load_yaml_config
+    from integrations.standin import write_image_release
+
+    release = write_image_release(tmp_path / "release", matched=True)
+    tasks = tmp_path / "tasks"
+    assert main(["export", "--format", "lmms-eval", "--data", str(release), "--out", str(tasks)]) == 0
+    assert sorted(p.name for p in tasks.iterdir()) == ["rend_equiv.yaml", "rend_equiv_matched_cycle.yaml"]
+    assert load_yaml_config(str(tasks / "rend_equiv_matched_cycle.yaml"))["dataset_name"] == "matched_cycle_renderings"
+    tsv = tmp_path / "REND_EQUIV_MATCHED_CYCLE.tsv"
+    assert main(["export", "--format", "vlmevalkit", "--data", str(release), "--config", "matched_cycle_renderings",
+                 "--out", str(tsv)]) == 0
+    ids = [line.split("\t")[COLUMNS.index("render_id")] for line in tsv.read_text().splitlines()[1:]]
+    assert ids and all(i.startswith("m-s0-i") for i in ids)
+
+
+def test_vlmevalkit_export_of_a_config_the_release_lacks_is_refused(release, tmp_path: Path, capsys):
+    out = tmp_path / "m.tsv"
+    err = _fails(["export", "--format", "vlmevalkit", "--data", str(release), "--config", "matched_cycle_renderings",
+                  "--out", str(out)], capsys)
+    assert "field '--config'" in err and not out.exists()
