@@ -22,4 +22,7 @@ def register() -> type[Any]:
 
     if RendEquivDataset not in registry.DATASET_CLASSES:
         registry.DATASET_CLASSES.append(RendEquivDataset)
+    names = getattr(registry, "SUPPORTED_DATASETS", None)  # the list `vlmeval.run` prints
+    if isinstance(names, list):
+        names.extend(n for n in RendEquivDataset.supported_datasets() if n not in names)
     return RendEquivDataset
