@@ -75,6 +75,7 @@ def test_real_lmms_eval_run_reports_what_rend_equiv_score_reports(release, score
     from lmms_eval.tasks import TaskManager
 
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv(PREDICTIONS_ENV, str(tmp_path / "from-aggregation.jsonl"))
     script = StandIn()
 
     class StandInModel(lmms):
@@ -101,3 +102,4 @@ def test_real_lmms_eval_run_reports_what_rend_equiv_score_reports(release, score
     imported = tmp_path / "imported.jsonl"
     assert main(["import-predictions", "--from", "lmms-eval", str(log), "--data", str(release), "--out", str(imported)]) == 0
     assert _score(release, imported, tmp_path / "r") == results
+    assert _score(release, tmp_path / "from-aggregation.jsonl", tmp_path / "r2") == results
