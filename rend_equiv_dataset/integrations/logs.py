@@ -24,7 +24,11 @@ from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_matched_renderings, load_renderings
+from rend_equiv_dataset.figures.release.read import (
+    dataset_fingerprint,
+    load_matched_renderings,
+    load_renderings,
+)
 from rend_equiv_dataset.figures.scoring.predictions import write_predictions
 from rend_equiv_dataset.io import echo, jsonl_rows
 

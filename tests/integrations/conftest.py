@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from figures.scoring.release_fixture import TINY_OUTPUTS, write_predictions
+
 from integrations.standin import write_image_release
 from rend_equiv_dataset.cli import main
 

@@ -13,9 +13,8 @@ import hashlib
 import io
 from pathlib import Path
 
-from PIL import Image
-
 from figures.scoring.release_fixture import TINY_OUTPUTS, tiny_rows
+from PIL import Image
 
 
 def colour(render_id: str) -> tuple[int, int, int]:

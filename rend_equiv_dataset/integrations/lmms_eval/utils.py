@@ -25,7 +25,11 @@ from typing import Any
 from rend_equiv_dataset.figures.answers.grade import grade
 from rend_equiv_dataset.figures.release.read import decode_image
 from rend_equiv_dataset.harness.prompts import figure_prompt
-from rend_equiv_dataset.integrations.scores import METRICS, harness_metrics, sample_record
+from rend_equiv_dataset.integrations.scores import (
+    METRICS,
+    harness_metrics,
+    sample_record,
+)
 
 PREDICTIONS_ENV = "REND_EQUIV_PREDICTIONS"
 
@@ -57,7 +61,9 @@ def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:
     def aggregate(items: Sequence[Mapping[str, Any]]) -> float:
         path = os.environ.get(PREDICTIONS_ENV)
         if path:
-            from rend_equiv_dataset.integrations.logs import write_sample_predictions_once
+            from rend_equiv_dataset.integrations.logs import (
+                write_sample_predictions_once,
+            )
 
             write_sample_predictions_once(items, path, meta={"harness": "lmms-eval"})
         return harness_metrics(items)[name]

@@ -3,7 +3,7 @@
 One line per rendering, tab-separated, with the columns VLMEvalKit's image
 datasets expect — ``index`` (0, 1, …), ``image`` (the PNG, base64),
 ``question`` (the chart question; the prompt is built by
-:meth:`~.dataset.RendEquivDataset.build_prompt`), ``answer`` (the target) and
+:meth:`~.dataset.RendEquivMethods.build_prompt`), ``answer`` (the target) and
 ``category`` (the chart family) — plus every light column of the
 ``renderings`` row (``labels`` as JSON), which the scorer needs. Rows are in
 ``render_id`` order, so the file is the same bytes for the same release.

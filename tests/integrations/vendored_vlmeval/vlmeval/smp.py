@@ -4,7 +4,7 @@ import os
 import os.path as osp
 
 
-def LMUDataRoot():  # noqa: N802 - VLMEvalKit's name
+def LMUDataRoot():
     if "LMUData" in os.environ and osp.exists(os.environ["LMUData"]):
         return os.environ["LMUData"]
     root = osp.join(osp.expanduser("~"), "LMUData")
