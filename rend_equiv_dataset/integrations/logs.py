@@ -86,12 +86,13 @@ def read_table(path: Path) -> dict[str, list[Any]]:
     import pandas as pd
 
     try:
+        text = {"dtype": str, "keep_default_na": False}  # ids, targets and outputs stay as written
         if suffix == ".xlsx":
-            frame = pd.read_excel(path, dtype={"render_id": str, "prediction": str})
+            frame = pd.read_excel(path, **text)
         elif suffix == ".json":
-            frame = pd.read_json(path, dtype={"render_id": str, "prediction": str})
+            frame = pd.read_json(path, dtype=False)
         else:
-            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False, na_values=[])
+            frame = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", na_values=[], **text)
     except ImportError as err:
         raise InputError(f"reading {suffix} needs {err.name or 'openpyxl'}: pip install openpyxl", file=path) from None
     except (ValueError, OSError) as err:

@@ -17,6 +17,7 @@ import json
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from PIL import Image
 
@@ -82,7 +83,8 @@ def _infer(dataset, model: StandIn) -> list[dict]:
     return rows
 
 
-def test_dataset_run_reports_what_rend_equiv_score_reports(release, lmudata, score_report, vlmeval, tmp_path):
+@pytest.mark.parametrize("suffix", [".xlsx", ".tsv"])
+def test_dataset_run_reports_what_rend_equiv_score_reports(release, lmudata, score_report, vlmeval, tmp_path, suffix):
     from rend_equiv_dataset.integrations.vlmevalkit import register
 
     cls = register()
@@ -95,11 +97,12 @@ def test_dataset_run_reports_what_rend_equiv_score_reports(release, lmudata, sco
     saved = Image.open(dataset.build_prompt(0)[0]["value"])
     assert saved.format == "PNG"  # the PNG as released, not re-encoded
 
-    table = tmp_path / "stand-in_REND_EQUIV.tsv"
-    with open(table, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]), delimiter="\t")
-        writer.writeheader()
-        writer.writerows(rows)
+    table = tmp_path / f"stand-in_REND_EQUIV{suffix}"
+    frame = pd.DataFrame(rows)
+    if suffix == ".xlsx":  # VLMEvalKit's default predictions table
+        frame.to_excel(table, index=False)
+    else:
+        frame.to_csv(table, sep="\t", index=False)
     result = dataset.evaluate(str(table))
     metrics = result.iloc[0].to_dict()
     assert metrics == expected_metrics(*score_report)
