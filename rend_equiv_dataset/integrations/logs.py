@@ -143,7 +143,10 @@ def _checked(outputs: Iterable[tuple[int, str, str]], log: Path, known: set[str]
 def write_sample_predictions(records: Sequence[Mapping[str, Any]], path: str | Path, meta: dict[str, Any] | None = None) -> int:
     """Write harness sample records (:func:`~rend_equiv_dataset.integrations.scores.sample_record`) as predictions."""
     rows = [{"render_id": r["render_id"], "output": r["output"]} for r in records if r.get("output") is not None]
-    unique = list({row["render_id"]: row for row in reversed(rows)}.values())[::-1]
+    first: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        first.setdefault(row["render_id"], row)
+    unique = list(first.values())
     fingerprint_rows = _fingerprint(records)
     write_predictions(path, unique, meta={**(meta or {}), "package_version": __version__, **fingerprint_rows})
     return len(unique)

@@ -8,12 +8,18 @@ them by ``instance_id`` and scores them with
 :func:`~rend_equiv_dataset.figures.scoring.pipeline.score_predictions` — the
 function ``rend-equiv score`` calls — so the numbers are the report's own.
 
->>> import sys; sys.path.insert(0, "tests/figures/scoring")
->>> from release_fixture import TINY_OUTPUTS, tiny_rows
->>> records = [sample_record(row, TINY_OUTPUTS.get(row["render_id"])) for row in tiny_rows()]
+A reader that reads 15 for 10 on the base, a re-rendering and the zoom edit
+is consistent and wrong: an IBEM case that the zoom edit cannot see (ECS 1).
+
+>>> def row(render_id, role, variant):
+...     return {"render_id": render_id, "instance_id": "i", "data_seed": 0, "template_id": "t", "family": "bar",
+...             "question_type": "read_value", "role": role, "variant": variant, "question": "Value of A?",
+...             "target": "10", "answer_type": "number", "labels": [], "transform": '{"kind": "identity"}'}
+>>> records = [sample_record(row("i/base", "base", "base"), "15"), sample_record(row("i/s0", "rerender", "s0"), "15"),
+...            sample_record(row("i/zoom", "edit", "zoom"), "It is 15.")]
 >>> metrics = harness_metrics(records)
->>> metrics["accuracy"], metrics["ibem_rate"], metrics["ecs_ibem_detection"]
-(0.4, 0.4, 1.0)
+>>> metrics["accuracy"], metrics["ecs"], metrics["rea"], metrics["ibem_rate"], metrics["flagged_rate"]
+(0.0, 1.0, 1.0, 1.0, 0.0)
 """
 
 from __future__ import annotations
