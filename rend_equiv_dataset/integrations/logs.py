@@ -1,8 +1,10 @@
 """Harness logs as our predictions file (``rend-equiv import-predictions``; docs/design.md §7.3, §8.3).
 
 - lmms-eval, run with ``--log_samples``, writes one JSON object per row to
-  ``…_samples_<task>.jsonl``: the row without its image under ``doc``, the
-  model's text under ``filtered_resps`` (``resps`` before the task's filters).
+  ``<model>/<date>_samples_<task>.jsonl``: the model's text under
+  ``filtered_resps`` (``resps`` before the task's filters, when they differ)
+  and each metric's value — for this task the row's sample record, which
+  holds its ``render_id`` (the in-memory samples also keep the row as ``doc``).
 - VLMEvalKit writes its predictions table ``<model>_<dataset>.xlsx`` (or
   ``.tsv``/``.csv``/``.json``/``.jsonl``): the dataset's TSV columns without the
   image plus ``prediction``.
@@ -40,11 +42,21 @@ def lmms_eval_outputs(path: str | Path) -> Iterator[tuple[int, str, str]]:
     """(line, render_id, output) for each line of an lmms-eval samples log."""
     path = Path(path)
     for number, sample in jsonl_rows(path):
-        doc = sample.get("doc")
-        render_id = doc.get("render_id") if isinstance(doc, dict) else None
-        if not isinstance(render_id, str) or not render_id:
-            raise InputError("expected doc.render_id (a REND-EQUIV task's samples log)", file=path, line=number, field="doc.render_id")
+        render_id = _render_id(sample)
+        if render_id is None:
+            raise InputError("expected the rendering's render_id in a metric's record or in doc (a REND-EQUIV task's samples log)",
+                             file=path, line=number, field="render_id")
         yield number, render_id, _first_text(sample, path, number)
+
+
+def _render_id(sample: Mapping[str, Any]) -> str | None:
+    """lmms-eval's saved log drops ``doc`` but keeps each metric's value: our sample record, with the id."""
+    from rend_equiv_dataset.integrations.scores import METRICS
+
+    for value in [sample.get("doc"), *(sample.get(name) for name in METRICS)]:
+        if isinstance(value, dict) and isinstance(value.get("render_id"), str) and value["render_id"]:
+            return str(value["render_id"])
+    return None
 
 
 def _first_text(sample: Mapping[str, Any], path: Path, line: int) -> str:

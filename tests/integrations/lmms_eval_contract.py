@@ -3,13 +3,14 @@
 Follows lmms-eval 0.7.3 (``lmms_eval/utils.py``: ``load_yaml_config`` and
 ``import_function``; ``lmms_eval/api/task.py``: ``ConfigurableTask``;
 ``lmms_eval/evaluator_utils.py``: ``calculate_aggregate_metric``;
-``lmms_eval/evaluator.py``: the logged sample): ``include`` merged under the
+``lmms_eval/loggers/evaluation_tracker.py``: the saved samples log): ``include`` merged under the
 file's keys, ``!function module.name`` loaded from ``module.py`` beside the
 YAML that names it, the split loaded with ``datasets.load_dataset(dataset_path,
 dataset_name)``, ``process_results(doc, [stripped text])`` per document, each
 metric's ``aggregation`` over the list of its per-document values, and a
-samples log line with ``doc`` (the row without its image), ``resps`` and
-``filtered_resps``. The tests run the real lmms-eval too where it is installed.
+samples log line as ``save_results_samples`` writes it: ``doc`` and
+``arguments`` dropped, ``input`` (the prompt), ``filtered_resps`` flattened to
+the text (``resps`` kept only when it differs), the metrics' values. The tests run the real lmms-eval too where it is installed.
 """
 
 from __future__ import annotations
@@ -60,8 +61,11 @@ def run_task(path: str, generate: Callable[[list[Any], str, dict[str, Any]], str
         metrics = config["process_results"](doc, [text.strip()])
         for name, value in metrics.items():
             values[name].append(value)
-        saved = {k: v for k, v in doc.items() if k != "image"}
-        samples.append({"doc_id": doc_id, "doc": saved, "target": doc[config["doc_to_target"]], "resps": [[text]],
-                        "filtered_resps": [text.strip()], **metrics})
+        prompt = config["doc_to_text"](doc, None)
+        sample = {"doc_id": doc_id, "target": str(doc[config["doc_to_target"]]), "resps": [text],
+                  "filtered_resps": text.strip(), **metrics, "input": prompt}
+        if sample["resps"] == [sample["filtered_resps"]]:
+            sample.pop("resps")
+        samples.append(sample)
     results = {m["metric"]: m["aggregation"](values[m["metric"]]) for m in config["metric_list"]}
     return results, samples

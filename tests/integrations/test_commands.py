@@ -19,14 +19,15 @@ def _fails(argv: list[str], capsys) -> str:
 
 
 def _sample(render_id: str | None, text: str = "7") -> str:
-    doc = {} if render_id is None else {"render_id": render_id}
-    return json.dumps({"doc_id": 0, "doc": doc, "resps": [[text]], "filtered_resps": [text]}) + "\n"
+    """A saved lmms-eval samples line: the id is in the metrics' record (``doc`` is dropped on saving)."""
+    record = {} if render_id is None else {"render_id": render_id, "output": text}
+    return json.dumps({"doc_id": 0, "target": "1", "filtered_resps": text, "accuracy": record, "ecs": record}) + "\n"
 
 
 @pytest.mark.parametrize("lines, expected", [
     ([_sample("s0-i1/base"), _sample("nope")], ":2: field 'render_id': render_id 'nope' is not in this release"),
     ([_sample("s0-i1/base"), _sample("s0-i1/base")], ":2: field 'render_id': render_id 's0-i1/base' answered twice"),
-    ([_sample(None)], ":1: field 'doc.render_id'"),
+    ([_sample(None)], ":1: field 'render_id'"),
     (['{"doc": {"render_id": "s0-i1/base"}, "resps": []}\n'], ":1: field 'filtered_resps'"),
     (['{"doc": {"render_id": "s0-i1/base"}, "filtered_resps": ["x"]'], ":1"),
 ])

@@ -52,7 +52,7 @@ def test_contract_run_reports_what_rend_equiv_score_reports(release, score_repor
     assert results == expected_metrics(*score_report)
     questions = {r.question for r in load_renderings(release)}
     assert set(model.prompts) == {figure_prompt(q) for q in questions} and len(model.prompts) == len(samples)
-    scaled = next(s for s in samples if s["doc"]["render_id"] == "s0-i1/base")["accuracy"]
+    scaled = next(s["accuracy"] for s in samples if s["accuracy"]["render_id"] == "s0-i1/base")
     assert (scaled["answer"], scaled["correct"]) == ("15", False)  # our reader, in the per-sample log
 
     log = tmp_path / "samples_rend_equiv.jsonl"
@@ -72,6 +72,7 @@ def test_real_lmms_eval_run_reports_what_rend_equiv_score_reports(release, score
     pytest.importorskip("lmms_eval", reason="lmms-eval is not installed (see docs/design.md §8.1)")
     from lmms_eval.api.model import lmms
     from lmms_eval.evaluator import simple_evaluate
+    from lmms_eval.loggers.evaluation_tracker import EvaluationTracker
     from lmms_eval.tasks import TaskManager
 
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
@@ -93,12 +94,15 @@ def test_real_lmms_eval_run_reports_what_rend_equiv_score_reports(release, score
             raise NotImplementedError
 
     tasks = _tasks(release, tmp_path)
+    tracker = EvaluationTracker(output_path=str(tmp_path / "runs"))
     run = simple_evaluate(model=StandInModel(), tasks=["rend_equiv"], task_manager=TaskManager(include_path=str(tasks)),
-                          log_samples=True, bootstrap_iters=0, limit=None)
+                          log_samples=True, bootstrap_iters=0, evaluation_tracker=tracker)
     results = {k.split(",")[0]: v for k, v in run["results"]["rend_equiv"].items() if k.endswith(",none") and "stderr" not in k}
     assert results == expected_metrics(*score_report)
-    log = tmp_path / "samples.jsonl"
-    log.write_text("".join(json.dumps(s, default=str) + "\n" for s in run["samples"]["rend_equiv"]))
+    # what `lmms-eval --log_samples --output_path runs` does after the run:
+    tracker.save_results_aggregated(results=run, samples=run["samples"], datetime_str="2026-01-01T00-00-00")
+    tracker.save_results_samples(task_name="rend_equiv", samples=run["samples"]["rend_equiv"])
+    (log,) = (tmp_path / "runs").rglob("*_samples_rend_equiv.jsonl")
     imported = tmp_path / "imported.jsonl"
     assert main(["import-predictions", "--from", "lmms-eval", str(log), "--data", str(release), "--out", str(imported)]) == 0
     assert _score(release, imported, tmp_path / "r") == results
