@@ -125,3 +125,31 @@ def test_a_missing_tsv_names_the_export_command(vlmeval, tmp_path, monkeypatch):
     register()
     with pytest.raises(InputError, match="rend-equiv export --format vlmevalkit"):
         vlmeval.build_dataset("REND_EQUIV")
+
+
+def test_real_vlmevalkit_inference_then_evaluate(release, lmudata, score_report, vlmeval, tmp_path):
+    inference = pytest.importorskip("vlmeval.inference", reason="VLMEvalKit is not importable (see docs/design.md §8.2)")
+    from rend_equiv_dataset.integrations.vlmevalkit import register
+
+    register()
+    dataset = vlmeval.build_dataset("REND_EQUIV")
+    script = StandIn()
+
+    class StandInVLM:  # VLMEvalKit's model interface: generate(message, dataset) over image and text parts
+        is_api = False
+
+        def set_dump_image(self, dump_image):
+            self.dump_image = dump_image
+
+        def use_custom_prompt(self, dataset_name):
+            return False
+
+        def generate(self, message, dataset=None):
+            image = next(Image.open(m["value"]) for m in message if m["type"] == "image")
+            return script.answer(image, "".join(m["value"] for m in message if m["type"] == "text"))
+
+    work = tmp_path / "work"
+    work.mkdir()
+    inference.infer_data_job(StandInVLM(), work_dir=str(work), model_name="stand-in", dataset=dataset)
+    (table,) = [p for p in work.rglob("stand-in_REND_EQUIV.*") if p.suffix in (".xlsx", ".tsv", ".csv", ".json")]
+    assert dataset.evaluate(str(table)).iloc[0].to_dict() == expected_metrics(*score_report)
