@@ -71,6 +71,14 @@ def test_without_a_release_the_log_is_converted_unchecked(tmp_path: Path, capsys
     assert "dataset_fingerprint" not in meta["meta"]
 
 
+def test_an_in_memory_lmms_eval_sample_names_its_row_under_doc(tmp_path: Path):
+    log = tmp_path / "samples.jsonl"
+    log.write_text(json.dumps({"doc_id": 0, "doc": {"render_id": "r1"}, "resps": [["7 "]], "filtered_resps": ["7"]}) + "\n")
+    out = tmp_path / "preds.jsonl"
+    assert main(["import-predictions", "--from", "lmms-eval", str(log), "--out", str(out)]) == 0
+    assert json.loads(out.read_text().splitlines()[1]) == {"render_id": "r1", "output": "7"}
+
+
 @pytest.mark.parametrize("fmt", ["vlmevalkit", "lmms-eval"])
 def test_export_refuses_a_folder_that_is_not_a_release(tmp_path: Path, capsys, fmt):
     out = tmp_path / ("x.tsv" if fmt == "vlmevalkit" else "tasks")
