@@ -118,11 +118,14 @@ class ConfigWriter:
             self._writer = None
 
     def add_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Append rows given as mappings of this config's features."""
+        """Append rows given as mappings in Arrow storage form (an image as ``{"bytes": ..., "path": None}``)."""
         import pyarrow as pa
 
-        encoded = [self.features.encode_example(dict(row)) for row in rows]
-        self.add_table(pa.Table.from_pylist(encoded, schema=self.schema))
+        try:
+            table = pa.Table.from_pylist(list(rows), schema=self.schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as err:
+            raise InputError(f"a row does not fit config {self.config!r}: {str(err)[:200]}", field=self.config) from None
+        self.add_table(table)
 
     def add_table(self, table: Any) -> None:
         """Append the rows of a pyarrow table with this config's columns and types."""
