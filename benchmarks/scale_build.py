@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile

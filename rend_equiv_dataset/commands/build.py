@@ -11,7 +11,7 @@ import contextlib
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 from rend_equiv_dataset.commands import default_workers
 from rend_equiv_dataset.errors import InputError
@@ -138,10 +138,11 @@ def run(args: argparse.Namespace) -> int:
     shard = _parse_engine_options(args)
     io.check_output_dir(args.out, overwrite=args.overwrite)
 
-    from rend_equiv_dataset.figures.generate import SeedPlan
+    from rend_equiv_dataset.figures.generate import Instance, SeedPlan
     from rend_equiv_dataset.figures.release import ReleaseSettings, build_release
 
     table_report = None
+    instance_sets: Mapping[str, Sequence[Instance]]
     if args.from_tables is not None:
         from rend_equiv_dataset.figures.tables.build import table_release
 
@@ -160,9 +161,10 @@ def run(args: argparse.Namespace) -> int:
     elif args.strict:
         raise InputError("only applies with --from-tables", field="--strict")
     else:
-        instance_sets = {"instances": SeedPlan.main(seeds, per_family)}
+        plans = {"instances": SeedPlan.main(seeds, per_family)}
         if matched:
-            instance_sets["matched_cycle"] = SeedPlan.matched(seeds, matched)
+            plans["matched_cycle"] = SeedPlan.matched(seeds, matched)
+        instance_sets = plans
         settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
     with _terminate_as_interrupt():
         if args.engine == "ray":

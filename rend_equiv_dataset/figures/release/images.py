@@ -24,10 +24,16 @@ import zlib
 from collections.abc import Iterable, Iterator, Sized
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.charts.data import ChartData
-from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
+from rend_equiv_dataset.figures.charts.render import (
+    IllegibleChartError,
+    Rendering,
+    render,
+    warm_up,
+)
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release.records import InstanceImages, instance_record
@@ -266,7 +272,7 @@ def _render_in_pool(instances: Iterable[Instance], rerenders: int, cache: Path, 
                 yield position, "base", instance, rerenders
         read[0] = position + 1
 
-    halves: dict[int, dict[str, object]] = {}
+    halves: dict[int, dict[str, Any]] = {}
     next_out = 0
     with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
         results = pool.imap_unordered(_render_part, parts(), chunksize=1)
@@ -289,7 +295,6 @@ def _render_in_pool(instances: Iterable[Instance], rerenders: int, cache: Path, 
             if len(halves[position]) < 2:
                 continue
             got = halves.pop(position)
-            base, edits = got["base"]  # type: ignore[misc]
-            save(InstanceImages(base.png, base.style, got["rerenders"], edits),  # type: ignore[arg-type]
-                 folders[position])
+            base, edits = got["base"]
+            save(InstanceImages(base.png, base.style, got["rerenders"], edits), folders[position])
             ready.add(position)

@@ -80,13 +80,14 @@ def write_shard_record(staging: Path, instance_sets: Mapping[str, Sequence[Insta
     """Write ``shard.json`` into a built shard's folder; returns its rows per config."""
     index, count = shard
     start, stop = plan_range([len(v) for v in instance_sets.values()], index, count)
-    configs = {w.name: {"rows": w.num_examples, "files": {p: sha256_file(staging / p) for p in w.paths}} for w in written}
+    configs: dict[str, dict[str, Any]] = {
+        w.name: {"rows": w.num_examples, "files": {p: sha256_file(staging / p) for p in w.paths}} for w in written}
     record = {"format": FORMAT, "index": index, "count": count, "range": [start, stop],
               "instances": {name: len(v) for name, v in plan_slice(instance_sets, shard).items()},
               "plan": plan_record(instance_sets, settings), "configs": configs,
               "fingerprint": fingerprint(configs)}
     io.atomic_write_text(staging / SHARD_FILE, json.dumps(record, indent=1, sort_keys=True) + "\n")
-    return {name: c["rows"] for name, c in configs.items()}
+    return {name: int(c["rows"]) for name, c in configs.items()}
 
 
 def fingerprint(configs: Mapping[str, Any]) -> str:

@@ -27,7 +27,11 @@ from typing import Any
 from rend_equiv_dataset import io
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.generate import Instance
-from rend_equiv_dataset.figures.release.build import ReleaseSummary, build_release, check_sets
+from rend_equiv_dataset.figures.release.build import (
+    ReleaseSummary,
+    build_release,
+    check_sets,
+)
 from rend_equiv_dataset.figures.release.card import ReleaseSettings
 from rend_equiv_dataset.figures.release.plan import SHARD_FILE
 from rend_equiv_dataset.figures.release.shards import merge_shards, read_shard

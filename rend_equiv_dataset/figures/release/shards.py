@@ -37,7 +37,13 @@ from rend_equiv_dataset.figures.release.build import (
     write_card,
 )
 from rend_equiv_dataset.figures.release.card import ReleaseSettings
-from rend_equiv_dataset.figures.release.plan import FORMAT, SHARD_FILE, fingerprint, plan_range, sha256_file
+from rend_equiv_dataset.figures.release.plan import (
+    FORMAT,
+    SHARD_FILE,
+    fingerprint,
+    plan_range,
+    sha256_file,
+)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.generate import SeedPlan, generate_instances, generate_matched_cycle
+from rend_equiv_dataset.figures.generate import (
+    SeedPlan,
+    generate_instances,
+    generate_matched_cycle,
+)
 from rend_equiv_dataset.figures.release.plan import plan_range
 from rend_equiv_dataset.figures.release.shards import merge_shards
 
