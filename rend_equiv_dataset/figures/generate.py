@@ -356,6 +356,8 @@ class SeedPlan(Sequence[Instance]):
         if kind not in _PLAN_KINDS:
             raise InputError(f"expected one of {sorted(_PLAN_KINDS)}, got {kind!r}", field="kind")
         self.seeds = tuple(_check_int(seed, "seed", 0) for seed in seeds)
+        if len(set(self.seeds)) != len(self.seeds):
+            raise InputError(f"expected distinct seeds, got {list(self.seeds)}", field="seeds")
         self.per_seed, self.kind = per_seed, kind
         self.positions = range(len(self.seeds) * per_seed) if positions is None else positions
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from rend_equiv_dataset import hub, io, schema
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.generate import Instance
+from rend_equiv_dataset.figures.generate import Instance, SeedPlan
 from rend_equiv_dataset.figures.release import images as image_cache
 from rend_equiv_dataset.figures.release.card import (
     ReleaseCounts,
@@ -78,10 +78,21 @@ def cache_folder(out: Path) -> Path:
 
 
 def check_sets(instance_sets: Mapping[str, Sequence[Instance]]) -> None:
-    """Refuse instance sets a release cannot hold."""
-    for name in instance_sets:
+    """Refuse instance sets a release cannot hold: an unknown set, an instance id twice.
+
+    Ids of seed plans are distinct by construction (seed and template slot,
+    distinct seeds) and are not generated here; those of listed instances are checked.
+    """
+    seen: set[str] = set()
+    for name, instances in instance_sets.items():
         if name not in INSTANCE_CONFIGS:
             raise InputError(f"unknown instance set {name!r}; expected one of {sorted(INSTANCE_CONFIGS)}", field="config")
+        if isinstance(instances, SeedPlan):
+            continue
+        for instance in instances:
+            if instance.instance_id in seen:
+                raise InputError(f"instance id {instance.instance_id!r} appears twice", field="instance_id")
+            seen.add(instance.instance_id)
 
 
 def manifest_line(render_id: str, png: bytes) -> str:
@@ -109,7 +120,6 @@ class ReleaseWriter:
         self.per_image = [INSTANCE_CONFIGS[name] for name in set_names]
         self._manifests = {c: (staging / f".{c}.sha256").open("w", encoding="utf-8") for c in self.per_image}
         self.counts = ReleaseCounts()
-        self._ids: set[str] = set()
 
     def __enter__(self) -> ReleaseWriter:
         return self
@@ -122,9 +132,6 @@ class ReleaseWriter:
 
     def add_instance(self, name: str, instance: Instance, images: InstanceImages) -> None:
         """Append one rendered instance of set ``name``: its instance row and its image rows."""
-        if instance.instance_id in self._ids:
-            raise InputError(f"instance id {instance.instance_id!r} appears twice", field="instance_id")
-        self._ids.add(instance.instance_id)
         row = instance_row(instance, images)
         self.writers[name].add_rows([row])
         if name == schema.INSTANCES:
