@@ -19,7 +19,8 @@ from rend_equiv_dataset.figures.generate import (
 from rend_equiv_dataset.figures.release.plan import plan_range
 from rend_equiv_dataset.figures.release.shards import merge_shards
 
-PLAN = ["--seeds", "0,1", "--per-family", "1", "--rerenders", "1", "--matched-cycle", "1", "--no-progress"]
+# K=8: the renderings config has more than one row group (100 rows), cut elsewhere than the shards are
+PLAN = ["--seeds", "0,1", "--per-family", "1", "--rerenders", "8", "--matched-cycle", "1", "--no-progress"]
 
 
 def digests(folder):
@@ -41,6 +42,11 @@ def test_four_shards_merged_in_any_order_are_the_single_build(built, tmp_path):
     shards = [str(built / f"shard{i}") for i in (2, 0, 3, 1)]
     assert main(["merge", *shards, "--out", str(tmp_path / "merged"), "--no-progress"]) == 0
     assert digests(tmp_path / "merged") == digests(built / "single")
+    renderings = pq.ParquetFile(built / "single/data/renderings/test-00000-of-00001.parquet")
+    groups = [renderings.metadata.row_group(i).num_rows for i in range(renderings.num_row_groups)]
+    assert groups[0] == 100 and len(groups) > 1
+    assert sorted(json.loads((built / f"shard{i}/shard.json").read_text())["configs"]["renderings"]["rows"]
+                  for i in range(4)) != [100] * 4
 
 
 def test_a_shard_says_what_it_holds(built):
