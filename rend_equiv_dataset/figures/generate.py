@@ -26,21 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from rend_equiv_dataset import schema
-from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
 from rend_equiv_dataset.figures.charts.families import FAMILIES, family_of, sample_chart
 from rend_equiv_dataset.figures.charts.ties import chart_has_min_gaps
 from rend_equiv_dataset.figures.edits import registry
-from rend_equiv_dataset.figures.questions import (
-    QUESTION_TYPES,
-    Question,
-    answer,
-    pose,
-    question_text,
-)
+from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
+from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset import schema
 from rend_equiv_dataset.transforms import IDENTITY, Answer, Transform
+
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,7 @@ from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.charts.data import ChartData
-from rend_equiv_dataset.figures.charts.render import (
-    IllegibleChartError,
-    Rendering,
-    render,
-    warm_up,
-)
+from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
 from rend_equiv_dataset.figures.release.records import InstanceImages, instance_record

@@ -87,6 +87,11 @@ def read_shard(folder: str | os.PathLike[str]) -> Shard:
     for key in ("sets", "settings", "code"):
         if not isinstance(plan.get(key), dict):
             raise InputError(f"expected an object, got {io.echo(plan.get(key))}", file=path, field=f"plan.{key}")
+    for name, entry in plan["sets"].items():
+        length = entry.get("length") if isinstance(entry, dict) else None
+        if not isinstance(length, int) or isinstance(length, bool) or length < 0:
+            raise InputError(f"expected a count of instances, got {io.echo(length)}", file=path,
+                             field=f"plan.sets.{name}.length")
     return Shard(root, index, count, span[0], span[1], plan, configs)
 
 
