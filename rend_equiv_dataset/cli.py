@@ -22,6 +22,7 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "merge": "merge",
     "digitize": "digitize",
     "theory": "theory",
     "score": "score",
