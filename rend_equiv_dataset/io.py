@@ -444,6 +444,83 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
     return count
 
 
+def write_json(path: str | Path, value: Any, *, indent: int | None = 2, sort_keys: bool = True) -> None:
+    """Write ``value`` as one JSON document (and a final newline) to ``path`` atomically.
+
+    NaN and infinities are refused (``ValueError``); non-ASCII text is kept as is.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "report.json"
+    >>> write_json(p, {"b": 1, "a": "é"}, indent=None)
+    >>> p.read_text(encoding="utf-8")
+    '{"a": "é", "b": 1}\\n'
+    """
+    text = json.dumps(value, indent=indent, sort_keys=sort_keys, allow_nan=False, ensure_ascii=False)
+    atomic_write_text(path, text + "\n")
+
+
+class LineAppender:
+    """Appends JSON lines to a file, each line one ``write`` (a reader sees whole lines, or a torn last one).
+
+    Opening cuts a torn last line that a killed appender left
+    (:func:`cut_torn_tail`). With ``sync`` every line is synced to disk before
+    :meth:`append` returns, so a line that was appended survives a crash.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> _ = p.write_text('{"a": 1}\\n{"a": 2')
+    >>> with LineAppender(p) as log:
+    ...     log.append({"a": 3})
+    >>> p.read_text()
+    '{"a": 1}\\n{"a": 3}\\n'
+    """
+
+    def __init__(self, path: str | Path, *, sync: bool = False) -> None:
+        self.path = Path(path)
+        self.sync = sync
+        cut_torn_tail(self.path)
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, file_mode())
+
+    def append(self, row: Any) -> None:
+        """Append ``row`` as one JSON line (keys in their order); NaN and infinities are refused (``ValueError``)."""
+        if self._fd is None:
+            raise ValueError(f"{self.path} is closed")
+        os.write(self._fd, (json.dumps(row, allow_nan=False, ensure_ascii=False) + "\n").encode("utf-8"))
+        if self.sync:
+            os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> LineAppender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def atomic_symlink(path: str | Path, target: str) -> None:
+    """Point the symbolic link ``path`` at ``target`` by renaming a new link over it: readers see the old or the new."""
+    path = Path(path)
+    if path.is_symlink() and os.readlink(path) == target:
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.link")
+    temporary.unlink(missing_ok=True)
+    os.symlink(target, temporary)
+    os.replace(temporary, path)
+
+
+def sync_dir(folder: str | Path) -> None:
+    """Sync the entries of ``folder`` (renames and new names in it) to disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 # --------------------------------------------------------------------------- locks
 
 @contextlib.contextmanager
