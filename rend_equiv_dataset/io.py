@@ -444,10 +444,12 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
     return count
 
 
-def write_json(path: str | Path, value: Any, *, indent: int | None = 2, sort_keys: bool = True) -> None:
+def write_json(path: str | Path, value: Any, *, indent: int | None = 2, sort_keys: bool = True,
+               ensure_ascii: bool = False) -> None:
     """Write ``value`` as one JSON document (and a final newline) to ``path`` atomically.
 
-    NaN and infinities are refused (``ValueError``); non-ASCII text is kept as is.
+    NaN and infinities are refused (``ValueError``); non-ASCII text is kept as
+    is unless ``ensure_ascii``.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "report.json"
@@ -455,7 +457,7 @@ def write_json(path: str | Path, value: Any, *, indent: int | None = 2, sort_key
     >>> p.read_text(encoding="utf-8")
     '{"a": "é", "b": 1}\\n'
     """
-    text = json.dumps(value, indent=indent, sort_keys=sort_keys, allow_nan=False, ensure_ascii=False)
+    text = json.dumps(value, indent=indent, sort_keys=sort_keys, allow_nan=False, ensure_ascii=ensure_ascii)
     atomic_write_text(path, text + "\n")
 
 

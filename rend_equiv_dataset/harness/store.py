@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field

@@ -376,7 +376,7 @@ def write_release(
         with (staging / "records.jsonl").open("w", encoding="utf-8") as handle:
             for record in records:
                 handle.write(json.dumps(record) + "\n")
-        (staging / "summary.json").write_text(json.dumps({**summary, "provenance": provenance}, indent=2) + "\n")
+        io.write_json(staging / "summary.json", {**summary, "provenance": provenance}, sort_keys=False, ensure_ascii=True)
         extra = {"pretty_name": "Code-judge panel records (rend-equiv)", "language": ["en"],
                  "tags": ["code", "llm-as-a-judge", "judge-panels", "verification"],
                  "annotations_creators": ["machine-generated"], "language_creators": ["machine-generated"]}

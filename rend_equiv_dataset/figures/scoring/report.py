@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import atomic_dir
+from rend_equiv_dataset.io import atomic_dir, write_json
 from rend_equiv_dataset.figures.scoring.instances import InstanceScore
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean
@@ -63,7 +63,7 @@ def write_report(run: ScoreRun, out: str | Path) -> Path:
     """Write the whole report folder atomically; returns its path."""
     target = check_report_dir(out)
     with atomic_dir(target, overwrite=True) as folder:
-        (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(folder / "report.json", clean(run.report), ensure_ascii=True)
         with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
             for score in run.scores:
                 handle.write(json.dumps(instance_record(score, run.errors.get(score.instance_id)), allow_nan=False) + "\n")
