@@ -364,6 +364,41 @@ def cut_torn_tail(path: str | Path) -> None:
         handle.truncate(0)
 
 
+def last_line(path: str | Path, *, max_line_bytes: int = MAX_LINE_BYTES) -> str | None:
+    """The last newline-terminated line of ``path`` (without its newline), read from the end; a torn tail is skipped.
+
+    None when the file is missing or holds no whole line. Its cost does not
+    grow with the file.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> _ = p.write_bytes(b'{"a": 1}\\n{"a": 2}\\n{"a": 3')
+    >>> last_line(p)
+    '{"a": 2}'
+    """
+    path = Path(path)
+    if not path.is_file():
+        return None
+    with _open_binary(path) as handle, _read_errors(path):
+        end = handle.seek(0, os.SEEK_END)
+        tail = b""
+        while end > 0 and tail.count(b"\n") < 2 and len(tail) <= max_line_bytes + 2:
+            start = max(0, end - (1 << 16))
+            handle.seek(start)
+            tail = handle.read(end - start) + tail
+            end = start
+    whole = tail[: tail.rfind(b"\n")] if b"\n" in tail else None
+    if whole is None:
+        return None
+    line = whole[whole.rfind(b"\n") + 1:]
+    if len(line) > max_line_bytes:
+        raise InputError(f"line longer than {max_line_bytes} bytes", file=path)
+    try:
+        return line.decode("utf-8").removesuffix("\r")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start + 1} of the last line)", file=path) from None
+
+
 # --------------------------------------------------------------------------- writing files
 
 
