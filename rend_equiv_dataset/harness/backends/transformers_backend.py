@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.harness.backends import register_backend
 from rend_equiv_dataset.harness.types import (
     Completion,
     GenerationSettings,
@@ -37,6 +38,7 @@ from rend_equiv_dataset.harness.types import (
 )
 
 
+@register_backend("transformers")
 class TransformersModel:
     """A Hugging Face model answering :class:`Request` batches.
 
