@@ -39,7 +39,7 @@ import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from rend_equiv_dataset.errors import InputError
 
@@ -208,7 +208,7 @@ def _open_binary(path: Path) -> IO[bytes]:
     try:
         if path.is_dir():
             raise IsADirectoryError(21, "is a folder, expected a file")
-        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # noqa: SIM115
+        return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix == ".gz" else open(path, "rb")  # noqa: SIM115
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", file=path) from None
 
@@ -434,7 +434,7 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as handle:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rend_equiv_dataset.commands import add_model_options, model_args, non_negative_float, positive, seed
+
+if TYPE_CHECKING:
+    from rend_equiv_dataset.harness.panel_run import PanelRun
 
 HELP = "run an LLM solver over code problems into a candidates file for panel exec/build"
 
@@ -28,7 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, required=True, help="candidates JSONL")
 
 
-def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: ignore[no-untyped-def]
+def panel_run(args: argparse.Namespace, kind: str, name: str | None) -> PanelRun:
     """The typed run settings from the parsed options."""
     from rend_equiv_dataset.harness.panel_run import PanelRun
     from rend_equiv_dataset.harness.sharding import parse_shard

@@ -324,7 +324,7 @@ def _cached(path: Path, kind: str, enabled: bool, parse: Any) -> ProblemSet:
         if path.stat().st_size > CACHED_FILE_BYTES:
             return parse()
         data = path.read_bytes()
-        parser = Path(__file__).read_bytes() + Path(sys.modules[jsonl_rows.__module__].__file__).read_bytes()
+        parser = Path(__file__).read_bytes() + Path(str(sys.modules[jsonl_rows.__module__].__file__)).read_bytes()
     except (OSError, TypeError):
         return parse()
     key = hashlib.sha256(b"\0".join([kind.encode(), parser, data])).hexdigest()[:32]

@@ -81,7 +81,7 @@ def panel_payload(report: dict[str, Any], report_bytes: bytes, panel_name: str, 
         "k": _number(report, "k", path),
         "n": _number(report, "n", path),
     }
-    provenance = report.get("provenance") if isinstance(report.get("provenance"), dict) else {}
+    provenance: dict[str, Any] = report["provenance"] if isinstance(report.get("provenance"), dict) else {}
     config = {
         "model_name": panel_name,
         "model_sha": provenance.get("records_sha256") or "unknown",

@@ -20,6 +20,7 @@ import os
 import sys
 import zlib
 from collections.abc import Iterator, Sequence
+from typing import Any
 from dataclasses import replace
 from pathlib import Path
 
@@ -236,7 +237,7 @@ def render_all(
         parts = [(position, part, instances[position], rerenders)
                  for position in range(len(instances)) if not done[position]
                  for part in ("rerenders", "base")]
-        halves: dict[int, dict[str, object]] = {}
+        halves: dict[int, dict[str, Any]] = {}
         next_out = 0
         with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
             results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
@@ -247,9 +248,8 @@ def render_all(
                     if len(halves[position]) < 2:
                         continue
                     got = halves.pop(position)
-                    base, edits = got["base"]  # type: ignore[misc]
-                    save(InstanceImages(base.png, base.style, got["rerenders"], edits),  # type: ignore[arg-type]
-                         folders[position])
+                    base, edits = got["base"]
+                    save(InstanceImages(base.png, base.style, got["rerenders"], edits), folders[position])
                     done[position] = True
                 while next_out < len(folders) and done[next_out]:
                     yield folders[next_out]

@@ -135,8 +135,10 @@ def markdown(report: dict[str, Any]) -> str:
         f"- matched false-positive rate (ECS on correct instances): {_fmt(ibem['matched_fpr'])}",
         f"- ECS detection on IBEM at the threshold: {_fmt(ibem['at_threshold']['ecs'])} {_ci(ibem['at_threshold_ci']['ecs'])}",
         f"- ECS detection on IBEM at matched FPR: {_fmt(ibem['detection'].get('ecs'))} {_ci(ibem['detection_ci'].get('ecs'))}",
-        f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
-        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
+        f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, "
+        f"combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
+        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; "
+        f"oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
         "",
         "## Table 1 — detection by edit type on IBEM",
         "",

@@ -65,7 +65,7 @@ class TransformersModel:
         try:
             config = tf.AutoConfig.from_pretrained(model, revision=revision)
         except (OSError, ValueError) as err:
-            raise InputError(f"cannot load a model config from {model!r}: {err}", field="--model")
+            raise InputError(f"cannot load a model config from {model!r}: {err}", field="--model") from None
         self.vision = type(config) in tf.MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING
         dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
         if self.vision:

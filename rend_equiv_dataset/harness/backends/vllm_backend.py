@@ -129,7 +129,7 @@ class VLLMModel:
             try:
                 import vllm
             except ImportError:
-                raise InputError(INSTALL_HINT, field="--backend")
+                raise InputError(INSTALL_HINT, field="--backend") from None
             sampling_params = vllm.SamplingParams
             options: dict[str, Any] = {"max_model_len": max_model_len} if max_model_len else {}
             if images_per_prompt:  # text-only models (judges, solvers) take no multimodal limits

@@ -83,7 +83,8 @@ def test_submit_is_idempotent(synthetic, tmp_path):
     # a second model joins the table
     perfect = tmp_path / "perfect.jsonl"
     main(["simulate", "--data", str(synthetic), "--reader", "perfect", "--out", str(perfect)])
-    assert main(["submit", "--data", str(synthetic), "--predictions", str(perfect), "--model-name", "perfect", "--leaderboard", str(board), "--resamples", "0"]) == 0
+    assert main(["submit", "--data", str(synthetic), "--predictions", str(perfect), "--model-name", "perfect", "--leaderboard", str(board),
+                 "--resamples", "0"]) == 0
     rows = json.loads((board / "leaderboard.json").read_text())
     assert [r["model_name"] for r in rows] == ["perfect", "org/sim-1"]
     assert "| 1 | perfect |" in (board / "leaderboard.md").read_text()
