@@ -11,7 +11,6 @@ live here, once: the argparse types (every count is :func:`positive` or
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -127,10 +126,10 @@ _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def model_arg(text: str) -> tuple[str, Any]:
-    """An ``argparse`` type for ``--model-arg KEY=VALUE``; VALUE is read as JSON when it is a number, bool or null.
+    """An ``argparse`` type for ``--model-arg KEY=VALUE``; VALUE is an int, a float, true/false or null when it reads as one.
 
-    >>> model_arg("tensor_parallel=2"), model_arg("dtype=bfloat16"), model_arg("eager=true")
-    (('tensor_parallel', 2), ('dtype', 'bfloat16'), ('eager', True))
+    >>> model_arg("tensor_parallel=2"), model_arg("dtype=bfloat16"), model_arg("eager=true"), model_arg("p=0.5")
+    (('tensor_parallel', 2), ('dtype', 'bfloat16'), ('eager', True), ('p', 0.5))
     >>> model_arg("2")
     Traceback (most recent call last):
     ...
@@ -139,11 +138,17 @@ def model_arg(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not _KEY.match(key):
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE with KEY a Python name, got {text[:40]!r}")
-    try:
-        parsed = json.loads(value)
-    except ValueError:
-        return key, value
-    return key, parsed if isinstance(parsed, (int, float, bool)) or parsed is None else value
+    words: dict[str, Any] = {"true": True, "false": False, "null": None}
+    if value in words:
+        return key, words[value]
+    for number in (int, float):
+        try:
+            parsed = number(value)
+        except ValueError:
+            continue
+        if parsed == parsed and abs(parsed) != float("inf"):  # not nan, not inf: those stay text
+            return key, parsed
+    return key, value
 
 
 def model_args(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any]:
