@@ -123,7 +123,7 @@ def time_check_correctness(raw_problems: dict) -> tuple[float, int]:
 
     t0 = time.perf_counter()
     passed = 0
-    for task_id, raw in raw_problems.items():
+    for raw in raw_problems.values():
         passed += bool(check_correctness(raw, raw["canonical_solution"], timeout=3.0)["passed"])
     return time.perf_counter() - t0, passed
 

@@ -17,9 +17,7 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 import zlib
 from collections.abc import Iterable, Iterator, Sized
 from dataclasses import replace
@@ -136,10 +134,11 @@ def cache_path(cache: Path, instance: Instance, rerenders: int) -> Path:
 
 
 def save(images: InstanceImages, folder: Path) -> None:
-    """Write one instance's images atomically: a temporary folder renamed into place."""
+    """Write one instance's images atomically: a staging folder renamed into place (:func:`rend_equiv_dataset.io.atomic_dir`)."""
+    from rend_equiv_dataset.io import atomic_dir
+
     folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
+    with atomic_dir(folder) as staging:
         (staging / "base.png").write_bytes(images.base)
         for style, png in images.rerenders:
             (staging / f"{style.style_id}.png").write_bytes(png)
@@ -147,10 +146,6 @@ def save(images: InstanceImages, folder: Path) -> None:
             (staging / f"edit-{j}.png").write_bytes(png)
         styles = {"base": images.base_style.to_dict(), "rerenders": [s.to_dict() for s, _ in images.rerenders]}
         (staging / "styles.json").write_text(json.dumps(styles, sort_keys=True))
-        os.replace(staging, folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def load(folder: Path, n_edits: int) -> InstanceImages:
