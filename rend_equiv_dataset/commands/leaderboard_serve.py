@@ -42,6 +42,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.resamples < 0:
         raise InputError(f"must be >= 0, got {args.resamples}", field="--resamples")
-    settings = AppSettings.checked(args.leaderboard, args.data, max_upload_bytes=int(args.max_upload_mb * 2**20), resamples=args.resamples)
+    scorer = None
+    if args.data is not None:
+        from rend_equiv_dataset.figures.scoring.leaderboard import ReleaseUploads
+
+        scorer = ReleaseUploads.checked(args.data, args.resamples)
+    settings = AppSettings.checked(args.leaderboard, scorer, max_upload_bytes=int(args.max_upload_mb * 2**20))
     serve(settings, host=args.host, port=args.port)
     return 0
