@@ -31,7 +31,7 @@ from rend_equiv_dataset.panels.metrics.effective import correlation_from_moments
 from rend_equiv_dataset.panels.metrics.gains import panel_correct, per_query_gain, stratified_gain
 from rend_equiv_dataset.panels.metrics.intervals import n_eff_change_samples, ratio_intervals
 from rend_equiv_dataset.panels.metrics.judges import error_by_margin, judge_table, region_rates, voter_stats
-from rend_equiv_dataset.panels.metrics.replacement import MAJORITY_SIDE, Rule, RuleKind, expected_correct
+from rend_equiv_dataset.panels.metrics.replacement import MAJORITY_SIDE, Fixed, expected_correct
 from rend_equiv_dataset.panels.metrics.votes import margins, possible_margins, tallies
 
 
@@ -92,7 +92,7 @@ def build_report(
 
 def _accuracy(data: PanelData) -> dict[str, Any]:
     y = data.labels
-    fixed = [float(expected_correct(Rule(RuleKind.FIXED, j), data.votes, y, data.signal).mean()) for j in range(data.k)]
+    fixed = [float(expected_correct(Fixed(j), data.votes, y, data.signal).mean()) for j in range(data.k)]
     judge_accuracy = (data.votes == y[:, None]).mean(axis=0)
     best = int(np.argmax(judge_accuracy))
     return {
