@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "submit": "submit",
     "run": "run",
     "tiny-model": "tiny_model",
+    "export": "export",
+    "import-predictions": "import_predictions",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands

@@ -374,6 +374,25 @@ def file_mode() -> int:
     return 0o666 & ~umask
 
 
+def private_appender(path: str | Path) -> IO[str]:
+    """``path`` opened for appending text, readable and writable by its owner only (0600; an
+    existing file is narrowed to it): for results that hold executed code and its labels.
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "results.jsonl"
+    >>> with private_appender(p) as handle:
+    ...     _ = handle.write("{}\\n")
+    >>> oct(p.stat().st_mode & 0o777)
+    '0o600'
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "a", encoding="utf-8")
+
+
 def _dir_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)

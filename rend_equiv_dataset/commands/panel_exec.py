@@ -15,7 +15,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="results JSONL (appended; a rerun resumes)")
     parser.add_argument("--allow-weak-sandbox", action="store_true",
                         help="without bubblewrap, run candidates with weaker isolation instead of refusing "
-                             "(root: a private uid; a normal user: limits only)")
+                             "(root: a private uid; a normal user: limits only), and run where a promised layer "
+                             "(seccomp, Landlock, network, control group...) is missing: records name it")
     parser.add_argument("--jobs", type=positive, default=None,
                         help="sandboxes running side by side (default: one per core); the results file "
                              "lists candidates in their order whatever this is")

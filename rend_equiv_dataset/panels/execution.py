@@ -155,7 +155,9 @@ def execute(
                        unit="cand")
         else:
             bar = _NoBar()
-        with results_path.open("a", encoding="utf-8") as out, bar:
+        from rend_equiv_dataset import io
+
+        with io.private_appender(results_path) as out, bar:  # 0600: it holds every candidate's code and label
             def work(box: Any) -> None:
                 nonlocal written
                 try:
