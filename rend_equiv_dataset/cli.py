@@ -74,9 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"rend-equiv {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_commands(subparsers, COMMANDS)
-    if PANEL_COMMANDS:
-        panel = subparsers.add_parser("panel", help="code-judge panel records, execution and metrics")
-        _add_commands(panel.add_subparsers(dest="panel_command", metavar="COMMAND"), PANEL_COMMANDS)
+    panel = subparsers.add_parser("panel", help="code-judge panel records, execution and metrics")
+    _add_commands(panel.add_subparsers(dest="panel_command", metavar="COMMAND"), PANEL_COMMANDS)
     board = subparsers.add_parser("leaderboard", help="the leaderboard web page (Gradio)")
     _add_commands(board.add_subparsers(dest="leaderboard_command", metavar="COMMAND"), LEADERBOARD_COMMANDS)
     return parser

@@ -12,14 +12,15 @@ import os
 from pathlib import Path
 
 from rend_equiv_dataset.board.app import AppSettings, build_app, launch
+from rend_equiv_dataset.figures.scoring.leaderboard import ReleaseUploads
 
 HERE = Path(__file__).resolve().parent
 _data = os.environ.get("REND_EQUIV_DATA") or (str(HERE / "data") if (HERE / "data").is_dir() else None)
+_scorer = ReleaseUploads.checked(_data, int(os.environ.get("REND_EQUIV_RESAMPLES", "10000"))) if _data else None
 settings = AppSettings.checked(
     os.environ.get("REND_EQUIV_LEADERBOARD", str(HERE / "leaderboard")),
-    _data,
+    _scorer,
     max_upload_bytes=int(float(os.environ.get("REND_EQUIV_MAX_UPLOAD_MB", "50")) * 2**20),
-    resamples=int(os.environ.get("REND_EQUIV_RESAMPLES", "10000")),
 )
 demo = build_app(settings)
 

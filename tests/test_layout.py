@@ -6,13 +6,14 @@ modules of the package (``from pkg import name`` counts as importing
 ``pkg.name`` when that is a module, else ``pkg``'s ``__init__``), and then:
 
 - ``figures`` never imports ``panels`` and ``panels`` never imports ``figures``;
-- the root core (``transforms``, ``theory``, ``io``, ``schema``, ``stats``,
-  ``errors``, ``hub``, ``reports``) imports neither product, nor ``commands``,
-  nor ``harness``;
+- the core (``transforms``, ``theory``, ``io``, ``schema``, ``stats``,
+  ``errors``, ``hub``, ``reports``, the shared ``harness`` and the leaderboard
+  ``board``) imports neither product, nor ``commands``; the root core below the
+  harness does not import the harness either;
 - nothing but ``cli`` and ``commands`` imports ``commands``, and the harness
   imports neither ``panels`` nor a command;
 - inside ``figures`` arrows follow the pipeline down (charts ← questions,
-  answers ← edits ← generate ← release ← tables ← scoring), and the scorer
+  answers ← edits ← generate ← release ← tables, run ← scoring), and the scorer
   reads a release only through its reader, never a writer;
 - no module reaches itself by following imports (no cycle).
 
@@ -29,7 +30,7 @@ import pytest
 
 PACKAGE = "rend_equiv_dataset"
 ROOT = Path(__file__).resolve().parents[1] / PACKAGE
-CORE = ("transforms", "theory", "io", "schema", "stats", "errors", "hub", "reports")
+CORE = ("transforms", "theory", "io", "schema", "stats", "errors", "hub", "reports", "harness", "board")
 
 
 def _module_name(path: Path) -> str:
@@ -118,8 +119,10 @@ def test_figures_and_panels_never_import_each_other():
     assert _arrows(("panels",), ("figures",)) == []
 
 
-def test_root_core_imports_no_product_and_no_shell():
-    assert _arrows(CORE, ("figures", "panels", "commands", "harness", "cli")) == []
+def test_the_core_imports_no_product_and_no_shell():
+    assert _arrows(CORE, ("figures", "panels", "commands", "cli")) == []
+    below_the_harness = tuple(area for area in CORE if area not in ("harness", "board"))
+    assert _arrows(below_the_harness, ("harness", "board")) == []
 
 
 def test_the_shared_harness_serves_both_products_without_importing_panels():
@@ -132,7 +135,7 @@ def test_only_the_cli_imports_commands():
 
 
 FIGURE_LAYERS = {"charts": 0, "questions": 1, "answers": 1, "edits": 2, "generate": 3, "release": 4,
-                 "tables": 5, "scoring": 6}
+                 "tables": 5, "run": 5, "scoring": 6}
 """Pipeline order of the figure benchmark: a module may import its own layer or a lower one."""
 
 

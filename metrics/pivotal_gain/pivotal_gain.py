@@ -8,8 +8,9 @@ import evaluate
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.metrics.data import PanelData
 from rend_equiv_dataset.panels.metrics.gains import stratified_gain
-from rend_equiv_dataset.panels.metrics.replacement import Rule
-from rend_equiv_dataset.panels.metrics.replacement import RuleKind
+from rend_equiv_dataset.panels.metrics.replacement import RULES
+from rend_equiv_dataset.panels.metrics.replacement import rule_named
+from rend_equiv_dataset.panels.metrics.replacement import rule_parameters
 
 _CITATION = """
 @article{pivotal_vote_2026,
@@ -102,13 +103,12 @@ class PivotalGain(evaluate.Metric):
 
 
 def _rule(name, judge_index, k):
-    kinds = {kind.value: kind for kind in RuleKind}
-    if name not in kinds:
-        raise InputError(f"must be one of {sorted(kinds)}, got {name!r}", field="rule")
-    if kinds[name] is not RuleKind.FIXED:
-        if judge_index is not None:
-            raise InputError(f"applies to rule='fixed' only, got rule={name!r}", field="judge_index")
-        return Rule(kinds[name])
-    if not isinstance(judge_index, int) or isinstance(judge_index, bool) or not 0 <= judge_index < k:
+    if name not in RULES:
+        raise InputError(f"must be one of {sorted(RULES)}, got {name!r}", field="rule")
+    takes_index = "index" in rule_parameters(name)
+    if judge_index is not None and not takes_index:
+        indexed = sorted(r for r in RULES if "index" in rule_parameters(r))
+        raise InputError(f"applies to rule={indexed} only, got rule={name!r}", field="judge_index")
+    if takes_index and (not isinstance(judge_index, int) or isinstance(judge_index, bool) or not 0 <= judge_index < k):
         raise InputError(f"must be an integer judge index in [0, {k}), got {judge_index!r}", field="judge_index")
-    return Rule(RuleKind.FIXED, judge_index)
+    return rule_named(name, **({"index": judge_index} if takes_index else {}))

@@ -28,7 +28,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from rend_equiv_dataset.board.store import TABLES, Kind, Snapshot, Table, format_metric, read_board, sort_rows
@@ -47,19 +47,32 @@ CSS = """
 """
 
 
+class UploadScorer(Protocol):
+    """What the *Submit* tab calls with an upload: score it, add it to the board, say how it did.
+
+    The board knows no product; the figure benchmark supplies its scorer
+    (:class:`rend_equiv_dataset.figures.scoring.leaderboard.ReleaseUploads`) and the
+    command or ``space/app.py`` wires it in. Bad input raises
+    :class:`~rend_equiv_dataset.errors.InputError` before anything is written.
+    """
+
+    def __call__(self, upload: Path, model_name: str, leaderboard: Path) -> str:
+        """Score ``upload`` as ``model_name`` into ``leaderboard``; returns the result shown (``accuracy 0.812``)."""
+        ...
+
+
 @dataclass(frozen=True)
 class AppSettings:
-    """What the app serves: the leaderboard folder, the release uploads are scored against (``None``: no uploads)."""
+    """What the app serves: the leaderboard folder and the scorer of uploads (``None``: the board takes no uploads)."""
 
     leaderboard: Path
-    data: Path | None = None
+    scorer: UploadScorer | None = None
     max_upload_bytes: int = 50 * 2**20
-    resamples: int = 10_000
 
     @classmethod
-    def checked(cls, leaderboard: str | Path, data: str | Path | None = None, *,
-                max_upload_bytes: int = 50 * 2**20, resamples: int = 10_000) -> AppSettings:
-        """Settings whose folders exist and read: the board (if any) and the release (if given)."""
+    def checked(cls, leaderboard: str | Path, scorer: UploadScorer | None = None, *,
+                max_upload_bytes: int = 50 * 2**20) -> AppSettings:
+        """Settings whose board folder (if any) exists and reads."""
         folder = Path(leaderboard)
         if folder.exists() and not folder.is_dir():
             raise InputError(f"{folder} exists and is not a folder", field="--leaderboard")
@@ -67,13 +80,7 @@ class AppSettings:
             raise InputError(f"parent folder {folder.resolve().parent} does not exist", field="--leaderboard")
         if folder.is_dir():
             read_board(folder)
-        release = None
-        if data is not None:
-            from rend_equiv_dataset.figures.release.read import dataset_fingerprint
-
-            release = Path(data)
-            dataset_fingerprint(release)  # a folder that does not read as a release is refused now, not at the first upload
-        return cls(folder, release, max_upload_bytes, resamples)
+        return cls(folder, scorer, max_upload_bytes)
 
 
 def _cell(value: Any) -> str:
@@ -166,26 +173,23 @@ def model_plots(snapshot: Snapshot, name: str) -> list[str | None]:
 def handle_submission(settings: AppSettings, upload: str | None, model_name: str | None) -> str:
     """Validate, score and submit one upload; returns the status line (``error: …`` on bad input, nothing written)."""
     from rend_equiv_dataset.board.store import check_model_name
-    from rend_equiv_dataset.figures.scoring.leaderboard import submit
-    from rend_equiv_dataset.figures.scoring.pipeline import score_files
 
     try:
-        if settings.data is None:
-            raise InputError("this board takes no uploads (it was started without a release folder)")
+        if settings.scorer is None:
+            raise InputError("this board takes no uploads (it was started without a scorer of uploads)")
         name = check_model_name((model_name or "").strip(), "model name")
         if not upload:
             raise InputError("choose a predictions JSONL file to upload", field="predictions")
         size = os.path.getsize(upload)
         if size > settings.max_upload_bytes:
             raise InputError(f"{size} bytes is over the {settings.max_upload_bytes}-byte upload limit", file=Path(upload).name)
-        run = score_files(settings.data, upload, n_resamples=settings.resamples)
-        submit(run, name, settings.leaderboard)
+        result = settings.scorer(Path(upload), name, settings.leaderboard)
     except InputError as err:
         text = str(err)
         if upload:  # name the file as the user knows it, not by the server's upload folder
             text = text.replace(str(Path(upload).parent) + os.sep, "")
         return "error: " + " ".join(text.split())
-    return f"submitted {name}: accuracy {run.report['accuracy']:.3f}"
+    return f"submitted {name}: {result}"
 
 
 def build_app(settings: AppSettings) -> Any:

@@ -41,6 +41,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.board.app import AppSettings, serve
-    settings = AppSettings.checked(args.leaderboard, args.data, max_upload_bytes=int(args.max_upload_mb * 2**20), resamples=args.resamples)
+
+    scorer = None
+    if args.data is not None:
+        from rend_equiv_dataset.figures.scoring.leaderboard import ReleaseUploads
+
+        scorer = ReleaseUploads.checked(args.data, args.resamples)
+    settings = AppSettings.checked(args.leaderboard, scorer, max_upload_bytes=int(args.max_upload_mb * 2**20))
     serve(settings, host=args.host, port=args.port)
     return 0

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rend_equiv_dataset.commands import default_workers
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.panels.build import SandboxStart, execute
+    from rend_equiv_dataset.panels.execution import SandboxStart, execute
 
     out = Path(args.out)
     if out.is_dir() or not out.resolve().parent.is_dir():

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
-from pathlib import Path
 
-from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.commands import non_negative, positive, seed
 
 HELP = "score panel records: pivotal-stratified gain, gating, effective votes, the paper's tables"
@@ -36,33 +33,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rend_equiv_dataset.io import atomic_dir, check_output_dir
-    from rend_equiv_dataset.panels.records import load_panel_records
-    from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
-    from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown
-    from rend_equiv_dataset.panels.metrics.panel_report import build_report
-    from rend_equiv_dataset.reports import json_ready
-    from rend_equiv_dataset.panels.metrics.source import panel_from_records
+    from rend_equiv_dataset.panels.metrics import write_report
 
-    check_output_dir(args.out, overwrite=args.overwrite)
-    records = load_panel_records(args.records)
-    if records.form == "short" and args.coverage is not None:
-        raise InputError("short-form records carry their signal; --coverage applies to full-form records only", field="--coverage")
-    coverage = (args.coverage if args.coverage is not None else DEFAULT_COVERAGE) if records.form == "full" else None
-    data = panel_from_records(records, coverage)
-    excluded = records.n - data.n
+    report = write_report(args.records, args.out, coverage=args.coverage, n_resamples=args.resamples,
+                          n_permutations=args.permutations, seed=args.seed, overwrite=args.overwrite)
+    excluded = report["provenance"]["excluded_infra_error"]
     if excluded:
         print(f"rend-equiv: note: {excluded} infra_error record(s) left out of scoring", file=sys.stderr)
-    provenance = {"records": records.source, "records_sha256": records.fingerprint, "form": records.form,
-                  "judge_source": records.judge_source, "status_counts": records.status_counts(),
-                  "excluded_infra_error": excluded, "records_meta": records.meta}
-    report = json_ready(build_report(data, coverage=coverage, n_resamples=args.resamples,
-                                     n_permutations=args.permutations, seed=args.seed, provenance=provenance))
-    with atomic_dir(args.out, overwrite=args.overwrite) as staging:
-        folder = Path(staging)
-        (folder / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        (folder / "report.md").write_text(render_markdown(report), encoding="utf-8")
-        draw_figures(report, folder)
     print(f"panel report written to {args.out} (k={report['k']}, n={report['n']}, "
           f"pivotal gain {report['pivotal']['gain']}, call rate {report['call_rate']:.3f})")
     return 0

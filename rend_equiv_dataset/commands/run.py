@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.commands import require_harness
 
     require_harness()
-    from rend_equiv_dataset.harness.figure_run import FigureRun, run_figures
+    from rend_equiv_dataset.figures.run import FigureRun, run_figures
     from rend_equiv_dataset.harness.sharding import parse_shard
     from rend_equiv_dataset.harness.types import GenerationSettings
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target
 from rend_equiv_dataset.figures.charts.data import ChartData, Family
-from rend_equiv_dataset.figures.charts.families import FAMILIES, family_of, sample_chart
+from rend_equiv_dataset.figures.charts.families import FAMILIES, PAPER_FAMILIES, family_of, sample_chart
 from rend_equiv_dataset.figures.charts.ties import chart_has_min_gaps
 from rend_equiv_dataset.figures.edits import registry
 from rend_equiv_dataset.figures.questions import QUESTION_TYPES, Question, answer, pose, question_text
@@ -282,15 +282,27 @@ def _instance(seed: int, index: int, template_id: str, family: Family, question_
     )
 
 
-def template_of(index: int) -> tuple[Family, int, str]:
-    """Family, slot and question type of main-set index ``index`` (shared by every seed)."""
-    family = FAMILIES[index % len(FAMILIES)]
-    slot = index // len(FAMILIES)
-    types = FAMILY_QUESTIONS[family]
+def _check_families(families: Sequence[Family]) -> tuple[Family, ...]:
+    chosen = tuple(Family(f) for f in families)
+    if not chosen or len(set(chosen)) != len(chosen):
+        raise ValueError(f"families must be distinct and at least one, got {[f.value for f in chosen]}")
+    return chosen
+
+
+def template_of(index: int, families: Sequence[Family] = PAPER_FAMILIES) -> tuple[Family, int, str]:
+    """Family, slot and question type of main-set index ``index`` (shared by every seed).
+
+    ``families`` defaults to the paper's six, never to every registered family,
+    so registering a family changes no published instance unless a build asks.
+    """
+    families = _check_families(families)
+    family = families[index % len(families)]
+    slot = index // len(families)
+    types = family_of(family).question_cycle
     return family, slot, types[slot % len(types)]
 
 
-def generate_instance(seed: int, index: int) -> Instance:
+def generate_instance(seed: int, index: int, families: Sequence[Family] = PAPER_FAMILIES) -> Instance:
     """Instance ``index`` of data seed ``seed`` (docs/design.md §3.1), built from its own random stream.
 
     >>> inst = generate_instance(0, 7)
@@ -300,18 +312,19 @@ def generate_instance(seed: int, index: int) -> Instance:
     1
     """
     seed, index = _check_int(seed, "seed", 0), _check_int(index, "index", 0)
-    family, slot, question_type = template_of(index)
+    family, slot, question_type = template_of(index, families)
     data, question, edits = _build(_rng(seed, index), family, question_type, registry.MAIN, None)
     return _instance(seed, index, f"{family.value}-{slot:03d}", family, question_type, data, question, edits)
 
 
-def generate_instances(seed: int, per_family: int = 50) -> list[Instance]:
-    """The main set of one data seed: indices ``0 .. 6·per_family − 1``, ``per_family`` per family."""
+def generate_instances(seed: int, per_family: int = 50, families: Sequence[Family] = PAPER_FAMILIES) -> list[Instance]:
+    """The main set of one data seed: indices ``0 .. len(families)·per_family − 1``, ``per_family`` per family."""
     seed, per_family = _check_int(seed, "seed", 0), _check_int(per_family, "per_family", 1)
-    return [generate_instance(seed, i) for i in range(len(FAMILIES) * per_family)]
+    families = _check_families(families)
+    return [generate_instance(seed, i, families) for i in range(len(families) * per_family)]
 
 
-def generate_matched_instance(seed: int, index: int) -> Instance:
+def generate_matched_instance(seed: int, index: int, families: Sequence[Family] = PAPER_FAMILIES) -> Instance:
     """Instance ``index`` of the matched cycle set: m = 6, argmax-type, swap and cycle (paper §4.3).
 
     >>> inst = generate_matched_instance(0, 42)
@@ -319,17 +332,19 @@ def generate_matched_instance(seed: int, index: int) -> Instance:
     ('s0-mc-042', 6, ['swap', 'cycle', 'zoom'])
     """
     seed, index = _check_int(seed, "seed", 0), _check_int(index, "index", 0)
-    family = FAMILIES[index % len(FAMILIES)]
-    question_type = MATCHED_QUESTION_TYPES[(index // len(FAMILIES)) % len(MATCHED_QUESTION_TYPES)]
+    families = _check_families(families)
+    family = families[index % len(families)]
+    question_type = MATCHED_QUESTION_TYPES[(index // len(families)) % len(MATCHED_QUESTION_TYPES)]
     rng = _rng(seed, MATCHED_STREAM, index)
     data, question, edits = _build(rng, family, question_type, registry.MATCHED, MATCHED_CATEGORIES)
     return _instance(seed, index, f"mc-{index:03d}", family, question_type, data, question, edits)
 
 
-def generate_matched_cycle(seed: int, n: int = 150) -> list[Instance]:
+def generate_matched_cycle(seed: int, n: int = 150, families: Sequence[Family] = PAPER_FAMILIES) -> list[Instance]:
     """The matched swap-versus-cycle set of one data seed: ``n`` instances (paper: 150)."""
     seed, n = _check_int(seed, "seed", 0), _check_int(n, "n", 1)
-    return [generate_matched_instance(seed, i) for i in range(n)]
+    families = _check_families(families)
+    return [generate_matched_instance(seed, i, families) for i in range(n)]
 
 
 class SeedPlan(Sequence[Instance]):

@@ -1,4 +1,4 @@
-"""Where outputs come from: model revision, dataset fingerprint, the run key (STYLE 10).
+"""Where outputs come from: model revision and the run key (STYLE 10); a release's fingerprint is the figures' own.
 
 The run key decides which records may be reused on resume (docs/design.md §5): it
 hashes the model, its revision, the backend, the prompt templates and the
@@ -61,9 +61,3 @@ def model_revision(model: str, revision: str | None) -> str:
     except Exception:  # noqa: BLE001 - not cached (or not a Hub id): the loader reports real problems
         return revision or "default"
 
-
-def dataset_fingerprint(data_dir: Path) -> str:
-    """The release's fingerprint, as the scorer computes and checks it."""
-    from rend_equiv_dataset.figures.release.read import dataset_fingerprint as shared
-
-    return str(shared(data_dir))

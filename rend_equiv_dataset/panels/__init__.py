@@ -5,6 +5,32 @@
 - :mod:`.sandbox` — isolated execution, one pass/fail per assertion;
 - :mod:`.judges` — simulated correlated judges and judge verdict files;
 - :mod:`.execution_signal` — the execution signal at a coverage level;
-- :mod:`.build`, :mod:`.records` — writing and reading panel records;
-- :mod:`.metrics` — margins, pivotal gains, gating, effective votes, the panel report.
+- :mod:`.execution` — resumable sandboxed execution of candidates;
+- :mod:`.build` — :func:`build_panel`, the whole pipeline in one call (``rend-equiv panel build``);
+- :mod:`.panel_release`, :mod:`.records` — writing and reading panel records;
+- :mod:`.metrics` — margins, pivotal gains, gating, effective votes, the panel report
+  (:func:`~rend_equiv_dataset.panels.metrics.write_report`, ``rend-equiv panel score``).
+
+:func:`build_panel`, :class:`PanelBuild` and :func:`load_panel_records` are
+importable from here; they load their modules on first use.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+_LAZY = {
+    "PanelBuild": "rend_equiv_dataset.panels.build",
+    "build_panel": "rend_equiv_dataset.panels.build",
+    "load_panel_records": "rend_equiv_dataset.panels.records",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(_LAZY[name]), name)

@@ -46,6 +46,7 @@ from pydantic import (
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import echo, jsonl_rows, read_parquet
+from rend_equiv_dataset.panels.status import Status, operational_label
 
 
 
@@ -58,15 +59,6 @@ def _binary(value: Any) -> int:
 
 Binary = Annotated[int, BeforeValidator(_binary)]
 RECORDS_CONFIG = "records"
-
-
-class Status(str, enum.Enum):
-    """Outcome of executing a candidate against its full test suite."""
-
-    OK = "ok"
-    TIMEOUT = "timeout"
-    CRASH = "crash"
-    INFRA_ERROR = "infra_error"
 
 
 class JudgeSource(str, enum.Enum):
@@ -128,8 +120,7 @@ class FullRecord(BaseModel):
             return "judges", f"has {len(self.judges)} names for {k} votes"
         if self.judge_lines is not None and len(self.judge_lines) != k:
             return "judge_lines", f"has {len(self.judge_lines)} lines for {k} votes"
-        passed = self.status is Status.OK and len(self.assertions_passed) > 0 and all(self.assertions_passed)
-        if self.label != int(passed):
+        if self.label != operational_label(self.status, self.assertions_passed):
             return "label", (
                 f"label {self.label} contradicts status {self.status.value!r} with "
                 f"{sum(self.assertions_passed)}/{len(self.assertions_passed)} assertions passed "

@@ -16,6 +16,7 @@ from rend_equiv_dataset.board.app import AppSettings, choices, filter_rows, hand
 from rend_equiv_dataset.board.store import TABLES, Kind, read_board, submit_payload
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.figures.scoring.leaderboard import ReleaseUploads
 
 from .payloads import figure_payload
 
@@ -61,14 +62,14 @@ def test_model_page_lists_every_submission_latest_first(tmp_path):
 
 def test_uploads_are_validated_scored_and_added(tmp_path, release, predictions):
     board = tmp_path / "board"
-    settings = AppSettings.checked(board, release, max_upload_bytes=10**6, resamples=20)
+    settings = AppSettings.checked(board, ReleaseUploads.checked(release, 20), max_upload_bytes=10**6)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"render_id": "s0-0000/base", "output": "1"}\n{"render_id": "s0-0000/base", "output": "2"}\n')
     status = handle_submission(settings, str(bad), "org/bad")
     assert status.startswith("error: bad.jsonl") and "\n" not in status and str(tmp_path) not in status
     assert handle_submission(settings, str(predictions["perfect"]), "../evil").startswith("error: field 'model name'")
     assert handle_submission(settings, None, "org/x") == "error: field 'predictions': choose a predictions JSONL file to upload"
-    small = AppSettings.checked(board, release, max_upload_bytes=100, resamples=20)
+    small = AppSettings.checked(board, ReleaseUploads.checked(release, 20), max_upload_bytes=100)
     assert "over the 100-byte upload limit" in handle_submission(small, str(predictions["perfect"]), "org/x")
     assert not board.exists() or read_board(board).version == 0
     assert handle_submission(settings, str(predictions["perfect"]), " org/good ") == "submitted org/good: accuracy 1.000"
@@ -79,7 +80,7 @@ def test_uploads_are_validated_scored_and_added(tmp_path, release, predictions):
 
 def test_settings_refuse_a_release_that_does_not_read(tmp_path):
     with pytest.raises(InputError):
-        AppSettings.checked(tmp_path / "board", tmp_path / "nothing")
+        ReleaseUploads.checked(tmp_path / "nothing")
     (tmp_path / "file").write_text("x")
     with pytest.raises(InputError, match="not a folder"):
         AppSettings.checked(tmp_path / "file")
@@ -184,5 +185,5 @@ def test_space_app_builds_the_same_app(tmp_path, monkeypatch):
     monkeypatch.setenv("REND_EQUIV_LEADERBOARD", str(board))
     monkeypatch.delenv("REND_EQUIV_DATA", raising=False)
     namespace = runpy.run_path(str(ROOT / "space" / "app.py"), run_name="space_app")
-    assert namespace["settings"] == AppSettings(board, None, 50 * 2**20, 10_000)
+    assert namespace["settings"] == AppSettings(board, None, 50 * 2**20)
     assert type(namespace["demo"]).__name__ == "Blocks"

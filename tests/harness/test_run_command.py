@@ -11,7 +11,7 @@ from harness.renderings_folder import write_renderings
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.harness import prompts
-from rend_equiv_dataset.harness.provenance import dataset_fingerprint
+from rend_equiv_dataset.figures.release.read import dataset_fingerprint
 
 RECORD_KEYS = {"render_id", "output", "answer", "logprob", "samples", "perturbed"}
 

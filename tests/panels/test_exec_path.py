@@ -15,7 +15,7 @@ import pytest
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels import problems as problems_module
-from rend_equiv_dataset.panels.build import SandboxStart, execute
+from rend_equiv_dataset.panels.execution import SandboxStart, execute
 from rend_equiv_dataset.panels.candidates.mutants import Candidate
 from rend_equiv_dataset.panels.problems import load_humaneval, load_problems, parse_check
 from rend_equiv_dataset.panels.sandbox import runner
@@ -33,7 +33,7 @@ def _fresh_python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]
 def test_the_exec_modules_import_no_heavy_library(tmp_path):
     done = _fresh_python(
         "import sys\n"
-        "import rend_equiv_dataset.cli, rend_equiv_dataset.commands.panel_exec, rend_equiv_dataset.panels.build\n"
+        "import rend_equiv_dataset.cli, rend_equiv_dataset.commands.panel_exec, rend_equiv_dataset.panels.execution\n"
         "import rend_equiv_dataset.panels.candidates.read, rend_equiv_dataset.panels.problems\n"
         "import rend_equiv_dataset.panels.sandbox\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n", tmp_path)

@@ -9,7 +9,8 @@ import datasets
 import pytest
 
 from rend_equiv_dataset.cli import main
-from rend_equiv_dataset.panels.build import RECORD_FIELDS, read_results
+from rend_equiv_dataset.panels.execution import read_results
+from rend_equiv_dataset.panels.panel_release import RECORD_FIELDS
 from rend_equiv_dataset.panels.candidates.read import load_candidates, load_verdicts
 from rend_equiv_dataset.panels.problems import load_humaneval
 

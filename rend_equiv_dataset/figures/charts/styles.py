@@ -11,10 +11,10 @@ data, so every re-rendering has the base's exact answer.
 >>> base = base_style()
 >>> base.style_id, base.orientation
 ('base', 'vertical')
->>> styles = rerender_styles(seed=0, index=3, k=8, family="bar")
+>>> styles = rerender_styles(seed=0, index=3, k=8, orientable=True)
 >>> len(styles), len({s.key() for s in styles}), base.key() in {s.key() for s in styles}
 (8, 8, False)
->>> styles == rerender_styles(seed=0, index=3, k=8, family="bar")
+>>> styles == rerender_styles(seed=0, index=3, k=8, orientable=True)
 True
 >>> Style.from_json(styles[0].to_json()) == styles[0]
 True
@@ -54,9 +54,6 @@ ORIENTATIONS: tuple[str, ...] = ("vertical", "horizontal")
 SPINES: tuple[str, ...] = ("all", "open")
 TITLE_WEIGHTS: tuple[str, ...] = ("bold", "normal")
 PIE_START_ANGLES: tuple[float, ...] = (90.0, 0.0, 140.0)
-
-# Families where a horizontal layout is meaningful (docs/design.md §3.2: "orientation where meaningful").
-ORIENTABLE_FAMILIES = frozenset({"bar", "grouped_bar", "stacked_bar"})
 
 # Keeps the style stream apart from the data stream SeedSequence(seed, spawn_key=(index,)).
 _STYLE_STREAM = 0x5717
@@ -161,13 +158,16 @@ def style_rng(seed: int, index: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index, _STYLE_STREAM))))
 
 
-def sample_style(rng: np.random.Generator, style_id: str, family: str) -> Style:
-    """Draw one cosmetic style; orientation varies only for bar families."""
+def sample_style(rng: np.random.Generator, style_id: str, orientable: bool) -> Style:
+    """Draw one cosmetic style; orientation varies only where a horizontal layout is meaningful.
+
+    ``orientable`` is the family's ``lies_horizontal`` (docs/design.md §3.2: "orientation where meaningful").
+    """
 
     def pick(options: tuple[Any, ...]) -> Any:
         return options[int(rng.integers(len(options)))]
 
-    orientation = pick(ORIENTATIONS) if family in ORIENTABLE_FAMILIES else "vertical"
+    orientation = pick(ORIENTATIONS) if orientable else "vertical"
     return Style(
         style_id=style_id,
         palette=pick(tuple(PALETTES)),
@@ -188,7 +188,7 @@ def sample_style(rng: np.random.Generator, style_id: str, family: str) -> Style:
     )
 
 
-def iter_styles(seed: int, index: int, family: str) -> Iterator[Style]:
+def iter_styles(seed: int, index: int, orientable: bool) -> Iterator[Style]:
     """Distinct re-rendering styles of instance ``(seed, index)``, none equal to the base, in stream order.
 
     The renderer takes the first K that lay out legibly and skips any that do
@@ -198,14 +198,14 @@ def iter_styles(seed: int, index: int, family: str) -> Iterator[Style]:
     rng = style_rng(seed, index)
     seen = {base_style().key()}
     while True:
-        style = sample_style(rng, "candidate", family)
+        style = sample_style(rng, "candidate", orientable)
         if style.key() not in seen:
             seen.add(style.key())
             yield style
 
 
-def rerender_styles(seed: int, index: int, k: int, family: str) -> list[Style]:
+def rerender_styles(seed: int, index: int, k: int, orientable: bool) -> list[Style]:
     """The first K candidate styles of instance ``(seed, index)``, with ids ``r1`` … ``rK``."""
     if k < 0:
         raise InputError(f"must be >= 0, got {k}", field="--rerenders")
-    return [replace(style, style_id=f"r{n + 1}") for n, style in zip(range(k), iter_styles(seed, index, family))]
+    return [replace(style, style_id=f"r{n + 1}") for n, style in zip(range(k), iter_styles(seed, index, orientable))]

@@ -1,5 +1,25 @@
-"""The Hub-ready REND-EQUIV release: instances → images → parquet configs + dataset card (docs/design.md §3.4)."""
+"""The Hub-ready REND-EQUIV release: instances → images → parquet configs + dataset card (docs/design.md §3.4).
 
-from rend_equiv_dataset.figures.release.build import ReleaseSettings, ReleaseSummary, build_release
+The builder's names load on first use, so reading a release
+(:mod:`.read`, what the scorer and the ``evaluate`` modules import) never
+loads the generator, the renderer or the card writer.
+"""
 
-__all__ = ["ReleaseSettings", "ReleaseSummary", "build_release"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "ReleaseSettings": "rend_equiv_dataset.figures.release.card",
+    "ReleaseSummary": "rend_equiv_dataset.figures.release.build",
+    "build_release": "rend_equiv_dataset.figures.release.build",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -26,6 +26,7 @@ from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.charts.data import ChartData
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError, Rendering, render, warm_up
 from rend_equiv_dataset.figures.charts.styles import Style, base_style, iter_styles
 from rend_equiv_dataset.figures.generate import Instance
@@ -83,7 +84,7 @@ def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, 
     """The first ``rerenders`` styles of the instance's style stream that lay out legibly, drawn."""
     accepted: list[tuple[Style, bytes]] = []
     rejected = 0
-    candidates = iter_styles(instance.data_seed, instance.index, instance.family.value)
+    candidates = iter_styles(instance.data_seed, instance.index, family_of(instance.family).lies_horizontal)
     while len(accepted) < rerenders:
         candidate = next(candidates)
         try:

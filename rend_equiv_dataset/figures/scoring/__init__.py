@@ -6,7 +6,7 @@ The pipeline, one module per step:
 - :mod:`.metrics` — AUROC, RC-AUC, ECE and matched-FPR detection over resampled clusters;
 - :mod:`.taxonomy` — fitted error maps of wrong answers and the theory's predicted detection;
 - :mod:`.evaluation` — every table of the report, with template-clustered intervals;
-- :mod:`.pipeline`, :mod:`.panel_report`, :mod:`.plots` — files in, report folder out;
+- :mod:`.pipeline`, :mod:`.report`, :mod:`.plots` — files in, report folder out;
 - :mod:`.simulate`, :mod:`.synthetic` — planted-error readers and in-memory releases;
 - :mod:`.leaderboard` — submissions in the Hugging Face results shape;
 - :mod:`.signals` — ECS, REA and IBEM of outputs on ``renderings`` rows (what ``metrics/`` wraps);

@@ -25,7 +25,7 @@ from typing import Any
 
 from rend_equiv_dataset.board.store import Kind, check_board_dir, submit_payload
 from rend_equiv_dataset.board.store import check_model_name, library_versions, stderr_of
-from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
+from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun, score_files
 
 TASK = "rend_equiv"
 
@@ -112,3 +112,30 @@ def submit(run: ScoreRun, model_name: str, leaderboard: str | Path, model: Model
     payload = results_payload(run, model_name, model)
     check_board_dir(leaderboard)
     return submit_payload(leaderboard, Kind.FIGURES, payload, report_assets(run))
+
+
+@dataclass(frozen=True)
+class ReleaseUploads:
+    """The leaderboard app's scorer of uploads (:class:`rend_equiv_dataset.board.app.UploadScorer`).
+
+    An upload is scored against ``data`` exactly like ``rend-equiv score`` and
+    submitted like ``rend-equiv submit``.
+    """
+
+    data: Path
+    resamples: int = 10_000
+
+    @classmethod
+    def checked(cls, data: str | Path, resamples: int = 10_000) -> ReleaseUploads:
+        """A scorer over a folder that reads as a release (refused now, not at the first upload)."""
+        from rend_equiv_dataset.figures.release.read import dataset_fingerprint
+
+        release = Path(data)
+        dataset_fingerprint(release)
+        return cls(release, resamples)
+
+    def __call__(self, upload: Path, model_name: str, leaderboard: Path) -> str:
+        """Score and submit ``upload``; returns ``accuracy <value>``."""
+        run = score_files(self.data, upload, n_resamples=self.resamples)
+        submit(run, model_name, leaderboard)
+        return f"accuracy {run.report['accuracy']:.3f}"

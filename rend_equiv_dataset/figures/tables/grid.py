@@ -1,58 +1,8 @@
 """Cells, headers and grids of chart tables: the one set of rules for imported and digitized tables.
 
-A grid is a header row and data rows of cells. The first column holds the
-category labels (its header is the x-axis label and may be empty); every
-further column is one series named by its header, except a column headed
-``title`` (any case), which holds the chart title.
-
-Cells are numbers: ``1234``, ``1,234.5`` (thousands commas in strict groups of
-three), ``-0.5``, ``1e-05``, ``45%``, ``$12`` (a leading ``$ € £ ¥``); a
-footnote marker after a number or a label (``12.5*``, ``2019/20*``, ``†``,
-``¹``, ``[3]``) is dropped. A missing cell (empty, ``nan``, ``-``, ``—``,
-``n/a``, ``NA``, ``..``, ``null``) never stops a usable table: a series with
-more than half of its cells missing is dropped, then every category still
-missing a value is dropped, each with a note in :attr:`ParsedTable.notes`;
-only when fewer than two categories or no series remain is the table refused.
-
-Values are shown to six decimals at most (the canonical answers of
-:mod:`rend_equiv_dataset.figures.charts.canonical`). Values that need more
-are rounded to six decimals when none is below 0.01 (``3.14159265``); smaller
-ones (``0.0000000012``) are drawn in a unit ``10^-k`` times as large, k the
-smallest that brings every non-zero value to 1 or more: the unit reads
-``×10⁻ᵏ``, and ``extra["value_scale"]`` records ``1e-k`` so a given answer
-in the table's own unit can still be checked. A table whose values then
-exceed 10^9 (more than nine orders of magnitude apart) is refused.
-
-Series headers must be distinct after their units are split off.
-
-Our World in Data's long layout (``Entity,Code,Year,<value columns>``, the
-grapher's CSV download) is read as the chart it was drawn from
-(:func:`from_long_layout`): the ``Code`` column is dropped; one year → the
-entities are the categories; one entity → the years are; several of both and
-one value column → years as categories and one series per entity.
-
-Time goes left to right: a category axis of years or numbers written in
-descending order is reversed, and a table whose value columns are all years
-(``Country,2010,2015,2020``) is, when nobody chose a family, read with the
-years as categories and each row as a series, so it is drawn as a line chart
-(:func:`years_as_rows`).
-
-Units (documented patterns, applied to each series header):
-``Revenue (million USD)`` or ``Revenue [million USD]`` → series ``Revenue``,
-unit ``million USD`` (bracketed words that read as part of the name, such as
-``North America (and Caribbean)`` or ``Asia (excl. China)``, are not a unit); ``Revenue in million U.S. dollars`` → unit ``million
-U.S. dollars`` when the word after ``in`` is a scale word (thousand, million,
-billion, trillion) or ``percent``; a column whose cells all end in ``%`` has
-unit ``%``, and one whose cells all start with a currency symbol has that
-symbol as its unit. A chart has one value axis, so all series must share one
-unit (series without a unit take it).
-
-Family (docs/design.md §3.1), when nobody chose one: one series — ``pie`` when the
-unit is ``%``, no value is negative and the values sum to 100 ± 1 (rounded
-shares), otherwise ``bar``; several series — ``line`` when every category is
-a number or a year (an ordered axis), otherwise ``grouped_bar``. ``scatter``
-takes exactly two value columns, x then y, and the first column labels the
-points.
+The rules — cells and missing values, value scaling, Our World in Data's long layout,
+time order, units and the default family — are written out in docs/tables.md
+("Cells, headers and grids"); this module is their one implementation.
 
 >>> table = parse_grid(["Party", "Share (%)"], [["A", "60"], ["B", "40"]])
 >>> to_chart(table).family.value, to_chart(table).unit

@@ -5,35 +5,9 @@ real figures", Appendix D; docs/design.md §3): a researcher brings the table be
 chart (ChartQA ships one CSV per chart) and gets the same matched invariance
 and equivariance sets as the synthetic release.
 
-Formats read (a directory may mix them; one table per file, ``table_id`` =
-the file stem):
-
-- **CSV / TSV, ChartQA shape.** Header row, then one row per category, read
-  by the grid rules of :mod:`rend_equiv_dataset.figures.tables.grid` (category
-  column, one column per series, optional ``title`` column, units, numbers).
-- **JSON**: ``{"columns": [...], "rows": [[...], ...]}`` with the same
-  meaning as the CSV, cells strings or numbers, and optional ``title``,
-  ``family``, ``x_label``, ``y_label``, ``unit``, ``extra``; no other keys.
-- **Side files** beside ``NAME.csv``: ``NAME.title.txt`` (the title, one
-  line) and ``NAME.meta.json`` (any of ``title``, ``family``, ``x_label``,
-  ``y_label``, ``unit``, ``extra``). Without a title anywhere the title is
-  read from the headers ("Exports by country"), never the table id.
-- **Questions file** ``questions.csv`` (header ``table_id,question,answer``)
-  or ``questions.jsonl`` (one object with those three keys per line).
-
-Files whose names start with ``_`` or ``.``, and sub-folders, are ignored (a
-digitization report lives in ``_digitize/``).
-
-The family is the user's choice, else ``family`` from the JSON or meta file,
-else inferred (:func:`~rend_equiv_dataset.figures.tables.grid.infer_family`).
-Writing tables back is :mod:`rend_equiv_dataset.figures.tables.export`.
-
-Every problem is an :class:`~rend_equiv_dataset.errors.InputError` naming the
-file, the line and the column; nothing is repaired silently (what the grid
-rules drop or re-express is listed in :attr:`SourceTable.notes`). A folder is
-read whole: each unusable table becomes a :class:`Refusal` in
-:attr:`TableSet.refused` and the usable ones are built; ``strict=True`` stops
-at the first unusable table instead, and a single file always raises.
+The formats read (CSV/TSV in ChartQA's shape, JSON, side files, a questions
+file), what is ignored, how the family is chosen and how a folder with unusable
+tables is read are written out in docs/tables.md ("Files").
 
 >>> import pathlib, tempfile
 >>> folder = pathlib.Path(tempfile.mkdtemp())

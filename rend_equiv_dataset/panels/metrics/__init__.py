@@ -10,7 +10,7 @@ Public API, one home per rule:
 * diagnostics — :func:`judge_table`, :func:`region_rates`, :func:`error_by_margin`;
 * analyses — sub-panels, the even-panel asymmetry, the permutation control,
   the coverage sweep and the policy table;
-* the report — :func:`build_report`.
+* the report — :func:`build_report`; :func:`write_report` writes it for a records file.
 """
 
 from rend_equiv_dataset.panels.metrics.analyses import (
@@ -24,12 +24,18 @@ from rend_equiv_dataset.panels.metrics.coverage import SWEEP_LEVELS, signal_at_c
 from rend_equiv_dataset.panels.metrics.data import PanelData
 from rend_equiv_dataset.panels.metrics.effective import n_eff, n_eff_with_signal
 from rend_equiv_dataset.panels.metrics.gains import StratifiedGain, panel_correct, stratified_gain
+from rend_equiv_dataset.panels.metrics.panel_report import build_report, write_report
 from rend_equiv_dataset.panels.metrics.judges import error_by_margin, judge_table, region_rates
 from rend_equiv_dataset.panels.metrics.replacement import (
     MAJORITY_SIDE,
+    RULES,
     UNIFORM,
+    Fixed,
+    MajoritySide,
     Rule,
-    RuleKind,
+    Uniform,
+    register_rule,
+    rule_named,
     gated_decisions,
     uniform_expected_correct,
 )
@@ -40,9 +46,16 @@ __all__ = [
     "SWEEP_LEVELS",
     "UNIFORM",
     "PanelData",
+    "RULES",
+    "Fixed",
+    "MajoritySide",
     "Rule",
-    "RuleKind",
+    "Uniform",
+    "register_rule",
+    "rule_named",
+    "write_report",
     "StratifiedGain",
+    "build_report",
     "coverage_sweep",
     "decisions",
     "error_by_margin",

@@ -27,8 +27,7 @@ from rend_equiv_dataset.panels.metrics.intervals import Interval, ratio_interval
 from rend_equiv_dataset.panels.metrics.replacement import (
     MAJORITY_SIDE,
     UNIFORM,
-    Rule,
-    RuleKind,
+    Fixed,
     expected_correct,
     gated_decisions,
     uniform_expected_correct,
@@ -292,10 +291,10 @@ def _policy_columns(data: PanelData, seed: int) -> list[tuple[str, FloatArray, f
     piv = pivotal(s, data.k)
     rng = np.random.Generator(np.random.PCG64(seed))
     columns: list[tuple[str, FloatArray, float]] = [("panel only", panel_correct(data.votes, y), 0.0)]
-    rules = [UNIFORM, *(Rule(RuleKind.FIXED, j) for j in range(data.k)), MAJORITY_SIDE]
+    rules = [UNIFORM, *(Fixed(j) for j in range(data.k)), MAJORITY_SIDE]
     for rule in rules:
         universal = expected_correct(rule, data.votes, y, data.signal)
-        if rule.kind is RuleKind.UNIFORM:
+        if rule.randomized:  # an exact expectation: gating keeps it on pivotal queries, the panel elsewhere
             gated = np.where(piv, universal, columns[0][1])
         else:
             gated = (gated_decisions(data.votes, data.signal, rule, rng)[0] == y).astype(np.float64)

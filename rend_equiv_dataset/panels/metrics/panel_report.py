@@ -1,14 +1,17 @@
 """The panel report: report.json (docs/design.md §7.6), report.md with the paper's tables, and plots.
 
 :func:`build_report` computes every number once; :mod:`.render` turns the
-dict into markdown and figures. All rates and gains are fractions.
+dict into markdown and figures; :func:`write_report` does both for a records
+file (``rend-equiv panel score``). All rates and gains are fractions.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,7 +34,7 @@ from rend_equiv_dataset.panels.metrics.effective import correlation_from_moments
 from rend_equiv_dataset.panels.metrics.gains import panel_correct, per_query_gain, stratified_gain
 from rend_equiv_dataset.panels.metrics.intervals import n_eff_change_samples, ratio_intervals
 from rend_equiv_dataset.panels.metrics.judges import error_by_margin, judge_table, region_rates, voter_stats
-from rend_equiv_dataset.panels.metrics.replacement import MAJORITY_SIDE, Rule, RuleKind, expected_correct
+from rend_equiv_dataset.panels.metrics.replacement import MAJORITY_SIDE, Fixed, expected_correct
 from rend_equiv_dataset.panels.metrics.votes import margins, possible_margins, tallies
 
 
@@ -92,7 +95,7 @@ def build_report(
 
 def _accuracy(data: PanelData) -> dict[str, Any]:
     y = data.labels
-    fixed = [float(expected_correct(Rule(RuleKind.FIXED, j), data.votes, y, data.signal).mean()) for j in range(data.k)]
+    fixed = [float(expected_correct(Fixed(j), data.votes, y, data.signal).mean()) for j in range(data.k)]
     judge_accuracy = (data.votes == y[:, None]).mean(axis=0)
     best = int(np.argmax(judge_accuracy))
     return {
@@ -206,3 +209,49 @@ def _by_benchmark(data: PanelData) -> dict[str, Any] | None:
 
 
 
+
+
+def write_report(
+    records: str | Path,
+    out: str | Path,
+    *,
+    coverage: float | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    n_permutations: int = N_PERMUTATIONS,
+    seed: int = 0,
+    overwrite: bool = False,
+) -> dict[str, Any]:
+    """Score panel records into the folder ``out``: report.json, report.md and the plots; returns the report.
+
+    ``records`` is a records JSONL (full or short form) or a released panel
+    folder. ``coverage`` applies to full-form records only (default
+    :data:`~rend_equiv_dataset.panels.metrics.coverage.DEFAULT_COVERAGE`);
+    ``infra_error`` records are left out and counted in the provenance
+    (``excluded_infra_error``). The folder appears whole or not at all.
+    """
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.io import atomic_dir, check_output_dir
+    from rend_equiv_dataset.panels.metrics.coverage import DEFAULT_COVERAGE
+    from rend_equiv_dataset.panels.metrics.render import draw_figures, render_markdown
+    from rend_equiv_dataset.panels.metrics.source import panel_from_records
+    from rend_equiv_dataset.panels.records import load_panel_records
+    from rend_equiv_dataset.reports import json_ready
+
+    check_output_dir(out, overwrite=overwrite)
+    loaded = load_panel_records(records)
+    if loaded.form == "short" and coverage is not None:
+        raise InputError("short-form records carry their signal; --coverage applies to full-form records only",
+                         field="--coverage")
+    coverage = (DEFAULT_COVERAGE if coverage is None else coverage) if loaded.form == "full" else None
+    data = panel_from_records(loaded, coverage)
+    provenance = {"records": loaded.source, "records_sha256": loaded.fingerprint, "form": loaded.form,
+                  "judge_source": loaded.judge_source, "status_counts": loaded.status_counts(),
+                  "excluded_infra_error": loaded.n - data.n, "records_meta": loaded.meta}
+    report: dict[str, Any] = json_ready(build_report(data, coverage=coverage, n_resamples=n_resamples,
+                                                     n_permutations=n_permutations, seed=seed, provenance=provenance))
+    with atomic_dir(out, overwrite=overwrite) as staging:
+        folder = Path(staging)
+        (folder / "report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        (folder / "report.md").write_text(render_markdown(report), encoding="utf-8")
+        draw_figures(report, folder)
+    return report

@@ -1,6 +1,9 @@
 """Single-ballot replacement rules and margin-gated verification (panels paper §3, §6, Algorithm 1).
 
-A rule R names which judge's ballot the verification signal replaces:
+A rule R names which judge's ballot the verification signal replaces. Rules
+are a registry like the edits: one class per rule (:class:`Rule`, registered
+with :func:`register_rule`), each saying which judge it replaces and how often
+its decision is right; nothing dispatches on a rule's name. The paper's rules:
 
 * ``uniform`` — a judge drawn uniformly at random; its accuracy is reported as
   the exact expectation over the k choices (§4), never as a sampled draw;
@@ -17,9 +20,10 @@ there (Algorithm 1) and gives the same decisions as the universal rule.
 
 from __future__ import annotations
 
-import enum
+import abc
+import dataclasses
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,33 +34,80 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
 
-class RuleKind(enum.Enum):
-    """The single-ballot replacement rules compared in Table 7."""
+class Rule(abc.ABC):
+    """One single-ballot replacement rule. Subclass it, implement both methods, decorate with :func:`register_rule`.
 
-    UNIFORM = "uniform"
-    FIXED = "fixed"
-    MAJORITY_SIDE = "majority_side"
+    ``indices`` says which judge each query's rule replaces; ``expected_correct``
+    says how often the rule's decision is right on each query (an exact
+    expectation for a randomized rule, which sets ``randomized = True``: the
+    policy table then derives its gated column from that expectation instead of
+    sampling one draw). There is no default: a rule that does not say both
+    cannot be built.
+    """
 
-
-@dataclass(frozen=True)
-class Rule:
-    """A replacement rule; ``index`` is the replaced judge for ``FIXED`` only."""
-
-    kind: RuleKind
-    index: int | None = None
-
-    def __post_init__(self) -> None:
-        if (self.kind is RuleKind.FIXED) != (self.index is not None):
-            raise ValueError("a fixed rule needs an index; other rules take none")
+    kind: ClassVar[str]
+    """The rule's registered name (``uniform``, ``fixed``, ``majority_side``), as ``pivotal_gain``'s ``rule=`` takes it."""
+    randomized: ClassVar[bool] = False
 
     @property
     def name(self) -> str:
         """Short name used in reports: ``uniform``, ``fixed[3]``, ``majority_side``."""
-        return f"fixed[{self.index}]" if self.kind is RuleKind.FIXED else self.kind.value
+        return self.kind
+
+    @abc.abstractmethod
+    def indices(self, votes: NDArray[np.integer], rng: np.random.Generator) -> IntArray:
+        """The judge whose ballot the signal replaces, per query."""
+
+    @abc.abstractmethod
+    def expected_correct(self, votes: NDArray[np.integer], labels: IntArray, signal: NDArray[np.integer]) -> FloatArray:
+        """Per-query (expected) correctness of the rule's decision."""
 
 
-UNIFORM = Rule(RuleKind.UNIFORM)
-MAJORITY_SIDE = Rule(RuleKind.MAJORITY_SIDE)
+RULES: dict[str, type[Rule]] = {}
+"""Every registered rule class by name, in registration order."""
+
+R = TypeVar("R", bound=type[Rule])
+
+
+def register_rule(cls: R) -> R:
+    """Class decorator: make ``cls`` a rule that the library and ``pivotal_gain`` know by name."""
+    name = cls.__dict__.get("kind")
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{cls.__name__} needs a class attribute kind")
+    if name in RULES and RULES[name] is not cls:
+        raise ValueError(f"a replacement rule named {name!r} is already registered ({RULES[name].__name__})")
+    RULES[name] = cls
+    return cls
+
+
+def unregister_rule(name: str) -> None:
+    """Forget a registered rule (tests register toy rules and remove them again)."""
+    RULES.pop(name, None)
+
+
+def rule_named(name: str, **params: Any) -> Rule:
+    """The registered rule ``name`` built with ``params`` (``rule_named("fixed", index=2)``).
+
+    >>> rule_named("majority_side").name, rule_named("fixed", index=2).name
+    ('majority_side', 'fixed[2]')
+    """
+    if name not in RULES:
+        raise ValueError(f"unknown replacement rule {name!r}; known: {', '.join(RULES)}")
+    try:
+        return RULES[name](**params)
+    except TypeError:
+        raise ValueError(f"rule {name!r} takes {', '.join(rule_parameters(name)) or 'no parameters'}, "
+                         f"got {sorted(params)}") from None
+
+
+def rule_parameters(name: str) -> tuple[str, ...]:
+    """The parameters the registered rule ``name`` is built with (its dataclass fields).
+
+    >>> rule_parameters("fixed"), rule_parameters("uniform")
+    (('index',), ())
+    """
+    cls = RULES[name]
+    return tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else ()
 
 
 def uniform_expected_correct(s: IntArray, k: int, labels: NDArray[np.integer], signal: NDArray[np.integer]) -> FloatArray:
@@ -110,19 +161,10 @@ def signal_twice_decisions(s: IntArray, k: int, signal: NDArray[np.integer]) -> 
 def replacement_indices(rule: Rule, votes: NDArray[np.integer], rng: np.random.Generator) -> IntArray:
     """The judge each query's rule replaces (one draw per query for ``uniform``).
 
-    ``majority_side`` takes the first judge (lowest index) who voted with
-    the current decision; which one does not matter to the decision.
-
     >>> replacement_indices(MAJORITY_SIDE, np.array([[0, 1, 1], [1, 0, 0]]), np.random.default_rng(0)).tolist()
     [1, 1]
     """
-    n, k = votes.shape
-    if rule.kind is RuleKind.FIXED:
-        return np.full(n, rule.index, dtype=np.int64)
-    if rule.kind is RuleKind.UNIFORM:
-        return cast(IntArray, rng.integers(0, k, size=n, dtype=np.int64))
-    current = decisions(tallies(votes), k)
-    return np.argmax(votes == current[:, None], axis=1).astype(np.int64)
+    return rule.indices(votes, rng)
 
 
 def substitute(votes: NDArray[np.integer], signal: NDArray[np.integer], indices: IntArray) -> NDArray[np.int8]:
@@ -173,12 +215,76 @@ def expected_correct(
     rule: Rule, votes: NDArray[np.integer], labels: NDArray[np.integer], signal: NDArray[np.integer]
 ) -> FloatArray:
     """Per-query (expected) correctness of the rule: exact over the k choices for ``uniform``."""
-    k = votes.shape[1]
-    s = tallies(votes)
-    y = np.asarray(labels, dtype=np.int64)
-    if rule.kind is RuleKind.UNIFORM:
-        return uniform_expected_correct(s, k, y, signal)
-    if rule.kind is RuleKind.FIXED:
-        assert rule.index is not None
-        return (fixed_decisions(votes, signal, rule.index) == y).astype(np.float64)
-    return (majority_side_decisions(s, k, signal) == y).astype(np.float64)
+    return rule.expected_correct(votes, np.asarray(labels, dtype=np.int64), signal)
+
+
+@register_rule
+@dataclass(frozen=True)
+class Uniform(Rule):
+    """A judge drawn uniformly at random; its accuracy is the exact expectation over the k choices (§4)."""
+
+    kind: ClassVar[str] = "uniform"
+    randomized: ClassVar[bool] = True
+
+    def indices(self, votes: NDArray[np.integer], rng: np.random.Generator) -> IntArray:
+        n, k = votes.shape
+        return cast(IntArray, rng.integers(0, k, size=n, dtype=np.int64))
+
+    def expected_correct(self, votes: NDArray[np.integer], labels: IntArray, signal: NDArray[np.integer]) -> FloatArray:
+        return uniform_expected_correct(tallies(votes), votes.shape[1], labels, signal)
+
+
+@register_rule
+@dataclass(frozen=True)
+class Fixed(Rule):
+    """Always judge ``index``.
+
+    >>> Fixed(1).expected_correct(np.array([[1, 1, 0]]), np.array([1]), np.array([0])).tolist()
+    [0.0]
+    """
+
+    index: int
+    kind: ClassVar[str] = "fixed"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.index, (int, np.integer)) or isinstance(self.index, bool) or self.index < 0:
+            raise ValueError(f"a fixed rule needs a judge index >= 0, got {self.index!r}")
+
+    @property
+    def name(self) -> str:
+        return f"fixed[{self.index}]"
+
+    def _check(self, votes: NDArray[np.integer]) -> None:
+        if self.index >= votes.shape[1]:
+            raise ValueError(f"judge index {self.index} is out of range for a panel of {votes.shape[1]} judges")
+
+    def indices(self, votes: NDArray[np.integer], rng: np.random.Generator) -> IntArray:
+        self._check(votes)
+        return np.full(votes.shape[0], self.index, dtype=np.int64)
+
+    def expected_correct(self, votes: NDArray[np.integer], labels: IntArray, signal: NDArray[np.integer]) -> FloatArray:
+        self._check(votes)
+        return (fixed_decisions(votes, signal, self.index) == labels).astype(np.float64)
+
+
+@register_rule
+@dataclass(frozen=True)
+class MajoritySide(Rule):
+    """A judge who voted with the current decision (for even k a tie counts as the "incorrect" side).
+
+    :meth:`indices` takes the first such judge (lowest index); which one does
+    not matter to the decision.
+    """
+
+    kind: ClassVar[str] = "majority_side"
+
+    def indices(self, votes: NDArray[np.integer], rng: np.random.Generator) -> IntArray:
+        current = decisions(tallies(votes), votes.shape[1])
+        return np.argmax(votes == current[:, None], axis=1).astype(np.int64)
+
+    def expected_correct(self, votes: NDArray[np.integer], labels: IntArray, signal: NDArray[np.integer]) -> FloatArray:
+        return (majority_side_decisions(tallies(votes), votes.shape[1], signal) == labels).astype(np.float64)
+
+
+UNIFORM: Rule = Uniform()
+MAJORITY_SIDE: Rule = MajoritySide()

@@ -30,6 +30,7 @@ from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup
 from rend_equiv_dataset.panels.sandbox.layers import landlock_paths, missing_layers, seccomp_filter
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
+from rend_equiv_dataset.panels.status import Status, operational_label
 
 SERVER = Path(__file__).with_name("_server.py")
 CGROUP_FDS = "REND_EQUIV_CGROUP_FDS"  # as _server.CGROUP_FDS: the server reads its group's open files from it
@@ -37,15 +38,6 @@ CPU_FD = "REND_EQUIV_CPU_FD"  # as _server.CPU_FD: the candidates' CPU group's o
 SANDBOX_UID = 65534
 GRACE_SECONDS = 3.0
 CALIBRATION_RUNS = 3  # the reference's time is the minimum of this many runs
-
-
-class Status(str, Enum):
-    """How one execution ended (the records' ``status``)."""
-
-    OK = "ok"  # every assertion was evaluated (each may pass or fail)
-    TIMEOUT = "timeout"  # the wall-clock deadline or the CPU limit was hit (every assertion counts as failed)
-    CRASH = "crash"  # the candidate did not load, died, or killed the sandbox
-    INFRA_ERROR = "infra_error"  # the sandbox could not run the job
 
 
 class Isolation(str, Enum):
@@ -100,7 +92,7 @@ class Execution:
     @property
     def label(self) -> int:
         """The operational label: 1 iff the run completed and every assertion passed."""
-        return int(self.status is Status.OK and bool(self.passed) and all(self.passed))
+        return operational_label(self.status, self.passed)
 
 
 class _ProblemLike(Protocol):

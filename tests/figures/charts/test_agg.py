@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from rend_equiv_dataset.figures.charts import agg
 from rend_equiv_dataset.figures.charts.agg import TextCachingCanvas
 from rend_equiv_dataset.figures.charts.data import ChartData
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.charts.render import configure_matplotlib, draw, installed_fallback_fonts, render
 from rend_equiv_dataset.figures.charts.styles import base_style, rerender_styles
 from rend_equiv_dataset.figures.generate import generate_instances
@@ -28,7 +29,7 @@ def _charts() -> list[tuple[ChartData, object]]:
     """Every family, its edits (other labels and values) and re-renderings: rotated ticks, legends, sizes."""
     return [(chart, style) for instance in generate_instances(3, per_family=1)
             for chart in [instance.data, *(edit.data for edit in instance.edits[:3])]
-            for style in (base_style(), *rerender_styles(3, 0, 3, chart.family.value))]
+            for style in (base_style(), *rerender_styles(3, 0, 3, family_of(chart).lies_horizontal))]
 
 
 def test_every_family_draws_the_stock_canvas_pixels_byte_for_byte():

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from rend_equiv_dataset.figures.charts.data import ChartData, Family, Series
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.charts.render import (
     DPI,
     IllegibleChartError,
@@ -53,7 +54,7 @@ def _texts(data, style):
 @pytest.mark.parametrize("family", list(Family))
 def test_every_family_renders_deterministic_rgb_png_of_the_styled_size(family):
     data = CHARTS[family]
-    for style in [base_style(), *rerender_styles(0, 0, 2, family.value)]:
+    for style in [base_style(), *rerender_styles(0, 0, 2, family_of(family).lies_horizontal)]:
         result = render(data, style)
         image = Image.open(io.BytesIO(result.png))
         assert image.mode == "RGB"
@@ -90,7 +91,7 @@ def test_an_image_does_not_depend_on_what_the_process_rendered_before():
     """render() reuses a figure and its axes per family and orientation, resized to each style's
     canvas: its bytes must equal a fresh figure's, in any order."""
     jobs = [(data, style) for data in CHARTS.values()
-            for style in [base_style(), *rerender_styles(0, 1, 6, data.family.value)]]
+            for style in [base_style(), *rerender_styles(0, 1, 6, family_of(data).lies_horizontal)]]
     assert len({style.figure_size for _, style in jobs}) > 2  # the reused figures change size
     _assert_reuse_draws_fresh_figures(jobs)
 
@@ -102,14 +103,14 @@ def test_reused_axes_draw_other_data_as_a_fresh_figure_would():
 
     jobs = [(chart, style) for instance in generate_instances(0, per_family=1)
             for chart in [instance.data, *(edit.data for edit in instance.edits)]
-            for style in (base_style(), *rerender_styles(0, 1, 1, chart.family.value))]
+            for style in (base_style(), *rerender_styles(0, 1, 1, family_of(chart).lies_horizontal))]
     _assert_reuse_draws_fresh_figures(jobs)
 
 
 @pytest.mark.parametrize("family", list(Family))
 def test_rerenderings_look_different_from_the_base(family):
     base = _pixels(render(CHARTS[family], base_style()).png)
-    for style in rerender_styles(0, 1, 3, family.value):
+    for style in rerender_styles(0, 1, 3, family_of(family).lies_horizontal):
         other = _pixels(render(CHARTS[family], style).png)
         assert other.shape != base.shape or (other != base).any()
 
@@ -118,7 +119,7 @@ def test_rerenderings_look_different_from_the_base(family):
 def test_every_value_is_printed_on_value_charts(family):
     data = CHARTS[family]
     decimals = value_decimals(data)
-    for style in [base_style(), *rerender_styles(0, 2, 3, family.value)]:
+    for style in [base_style(), *rerender_styles(0, 2, 3, family_of(family).lies_horizontal)]:
         texts, _ = _texts(data, render(data, style).style)
         expected = [format_number(v, decimals, style.number_format) for s in data.series for v in s.values]
         assert sorted(texts) == sorted(expected)
@@ -197,7 +198,7 @@ def test_render_never_returns_an_image_that_fails_the_legibility_check(family, n
     series = tuple(Series(f"S{j}", tuple(np.round(rng.uniform(1, 500, n), 1))) for j in range(n_series))
     x_values = tuple(np.round(rng.uniform(0, 50, n), 1)) if family is Family.SCATTER else None
     data = ChartData(family, "Random", tuple(f"Item {i}" for i in range(n)), series, x_values=x_values)
-    style = rerender_styles(seed, n, 1, family.value)[0]
+    style = rerender_styles(seed, n, 1, family_of(family).lies_horizontal)[0]
     try:
         result = render(data, style)
     except IllegibleChartError:

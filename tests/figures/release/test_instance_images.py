@@ -3,6 +3,7 @@
 import pytest
 
 from rend_equiv_dataset.figures.charts import render as render_module
+from rend_equiv_dataset.figures.charts.families import family_of
 from rend_equiv_dataset.figures.charts.render import IllegibleChartError
 from rend_equiv_dataset.figures.charts.styles import rerender_styles
 from rend_equiv_dataset.figures.generate import generate_instance
@@ -15,7 +16,7 @@ def instance():
 
 
 def test_an_illegible_style_is_replaced_by_the_next_candidate(instance, monkeypatch):
-    first_three = rerender_styles(instance.data_seed, instance.index, 3, instance.family.value)
+    first_three = rerender_styles(instance.data_seed, instance.index, 3, family_of(instance.family).lies_horizontal)
     refused = first_three[1].key()
     real_render = render_module.render
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from rend_equiv_dataset.panels.metrics import (
     MAJORITY_SIDE,
     UNIFORM,
+    Fixed,
     PanelData,
     Rule,
-    RuleKind,
     decisions,
     gated_decisions,
     margins,
@@ -45,7 +45,7 @@ def panels(draw: st.DrawFn, k: st.SearchStrategy[int] = st.integers(2, 9)) -> Pa
 
 
 def all_rules(k: int) -> list[Rule]:
-    return [UNIFORM, MAJORITY_SIDE, *(Rule(RuleKind.FIXED, j) for j in range(k))]
+    return [UNIFORM, MAJORITY_SIDE, *(Fixed(j) for j in range(k))]
 
 
 @given(panels())
@@ -122,7 +122,7 @@ def test_exact_uniform_expectation_equals_brute_force_enumeration(data: PanelDat
 
 @given(panels())
 def test_uniform_accuracy_is_the_mean_of_the_fixed_index_accuracies(data: PanelData) -> None:
-    fixed = [stratified_gain(data, Rule(RuleKind.FIXED, j)).rule_accuracy for j in range(data.k)]
+    fixed = [stratified_gain(data, Fixed(j)).rule_accuracy for j in range(data.k)]
     assert stratified_gain(data, UNIFORM).rule_accuracy == pytest.approx(np.mean(fixed), abs=1e-12)
 
 
@@ -138,7 +138,7 @@ def test_majority_side_is_the_signal_counting_twice(data: PanelData) -> None:
 
 @given(panels())
 def test_majority_side_replaces_a_judge_on_the_decided_side(data: PanelData) -> None:
-    indices = Rule(RuleKind.MAJORITY_SIDE)
+    indices = MAJORITY_SIDE
     from rend_equiv_dataset.panels.metrics.replacement import replacement_indices
 
     chosen = replacement_indices(indices, data.votes, np.random.default_rng(0))

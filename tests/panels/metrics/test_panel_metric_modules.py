@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.panels.metrics import MAJORITY_SIDE, PanelData, Rule, RuleKind, stratified_gain
+from rend_equiv_dataset.panels.metrics import MAJORITY_SIDE, Fixed, PanelData, stratified_gain
 from rend_equiv_dataset.panels.metrics.effective import n_eff, n_eff_with_signal
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,7 +46,7 @@ def random_panel(seed: int, n: int = 80, k: int = 7) -> tuple[list, list, list]:
 def test_pivotal_gain_equals_the_library(modules: dict, seed: int) -> None:
     votes, labels, signal = random_panel(seed)
     data = PanelData.from_arrays(votes, labels, signal)
-    for kwargs, rule in [({}, None), ({"rule": "majority_side"}, MAJORITY_SIDE), ({"rule": "fixed", "judge_index": 2}, Rule(RuleKind.FIXED, 2))]:
+    for kwargs, rule in [({}, None), ({"rule": "majority_side"}, MAJORITY_SIDE), ({"rule": "fixed", "judge_index": 2}, Fixed(2))]:
         out = modules["pivotal_gain"].compute(predictions=votes, references=labels, signal=signal, **kwargs)
         expected = stratified_gain(data) if rule is None else stratified_gain(data, rule)
         assert out["pivotal_gain"] == pytest.approx(expected.pivotal_gain)

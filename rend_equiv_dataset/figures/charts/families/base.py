@@ -45,7 +45,8 @@ class ChartFamily:
     category_ticks: ClassVar[bool] = True
     """Whether the categories are tick labels along an axis (scatter points and pie slices carry their own)."""
     lies_horizontal: ClassVar[bool] = False
-    """Whether a horizontal style turns the chart (categories on the vertical axis)."""
+    """Whether a horizontal layout is meaningful: re-rendering styles vary orientation only for such a
+    family, and a horizontal style turns the chart (categories on the vertical axis)."""
     shows_legend: ClassVar[bool] = True
     """Whether several series get a legend (pie slices are labelled in place)."""
     x_column: ClassVar[bool] = False

@@ -1,5 +1,8 @@
 """The figure-reading run: a model over the ``renderings`` config into predictions (docs/design.md §7.3).
 
+It lives with the figure benchmark, not in the shared harness, because it reads
+releases; the harness (interface, sharding, resume store) knows no product.
+
 For each rendering: the greedy answer to :func:`~rend_equiv_dataset.harness.prompts.figure_prompt`,
 optionally K samples and the token log-probability, and with ``perturb`` the
 greedy answers to the reworded prompts (paper §6, perturbation uncertainty).
@@ -17,8 +20,8 @@ from typing import Any
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.harness import prompts
-from rend_equiv_dataset.harness.provenance import dataset_fingerprint, model_revision, run_key
-from rend_equiv_dataset.figures.release.read import decode_image, load_rendering_images
+from rend_equiv_dataset.figures.release.read import dataset_fingerprint, decode_image, load_rendering_images
+from rend_equiv_dataset.harness.provenance import model_revision, run_key
 from rend_equiv_dataset.harness.resumable import check_model_argument, error_record, run_resumable
 from rend_equiv_dataset.harness.sharding import ProcessContext, process_context
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
