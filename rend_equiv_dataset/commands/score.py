@@ -20,15 +20,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.figures.scoring.pipeline import check_threshold, score_files
-    from rend_equiv_dataset.figures.scoring.report import check_report_dir, write_report
+    from rend_equiv_dataset.figures.scoring.pipeline import check_threshold
+    from rend_equiv_dataset.figures.scoring.report import check_report_dir, score_to_report
 
     check_threshold(args.threshold)
     if args.resamples < 0:
         raise InputError(f"must be >= 0, got {args.resamples}", field="--resamples")
     check_report_dir(args.out)
-    result = score_files(args.data, args.predictions, threshold=args.threshold, n_resamples=args.resamples, seed=args.seed)
-    out = write_report(result, args.out)
+    result = score_to_report(args.data, args.predictions, args.out, threshold=args.threshold, n_resamples=args.resamples, seed=args.seed)
+    out = args.out
     report = result.report
     print(
         f"accuracy {report['accuracy']:.3f}; IBEM n={report['ibem']['n']}; "

@@ -19,7 +19,7 @@ from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean
 from rend_equiv_dataset.reports import markdown_table
 
-__all__ = ["clean", "instance_record", "markdown", "write_report"]
+__all__ = ["clean", "instance_line", "instance_record", "markdown", "score_to_report", "write_report"]
 
 
 def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
@@ -59,19 +59,41 @@ def check_report_dir(out: str | Path, option: str = "--out") -> Path:
     return target
 
 
+def instance_line(score: InstanceScore, error: tuple[str, Any] | None) -> str:
+    """One line of instances.jsonl, newline included."""
+    return json.dumps(instance_record(score, error), allow_nan=False) + "\n"
+
+
 def write_report(run: ScoreRun, out: str | Path) -> Path:
-    """Write the whole report folder atomically; returns its path."""
+    """Write the whole report folder of an in-memory run atomically; returns its path."""
     target = check_report_dir(out)
     with atomic_dir(target, overwrite=True) as folder:
-        (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
         with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
             for score in run.scores:
-                handle.write(json.dumps(instance_record(score, run.errors.get(score.instance_id)), allow_nan=False) + "\n")
-        (folder / "report.md").write_text(markdown(run.report), encoding="utf-8")
-        from rend_equiv_dataset.figures.scoring.plots import write_plots
-
-        write_plots(run, folder)
+                handle.write(instance_line(score, run.errors.get(score.instance_id)))
+        write_report_files(run, folder)
     return target
+
+
+def write_report_files(run: ScoreRun, folder: Path) -> None:
+    """report.json, report.md and the plots of a run into ``folder`` (instances.jsonl is written while scoring)."""
+    (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
+    (folder / "report.md").write_text(markdown(run.report), encoding="utf-8")
+    from rend_equiv_dataset.figures.scoring.plots import write_plots
+
+    write_plots(run, folder)
+
+
+def score_to_report(data_dir: str | Path, predictions_path: str | Path, out: str | Path, **settings: Any) -> ScoreRun:
+    """Score files into a report folder, instances.jsonl streamed as they are scored; nothing is left on failure."""
+    from rend_equiv_dataset.figures.scoring.pipeline import score_files
+
+    target = check_report_dir(out)
+    with atomic_dir(target, overwrite=True) as folder:
+        with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
+            run = score_files(data_dir, predictions_path, instances_out=handle, **settings)
+        write_report_files(run, folder)
+    return run
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
