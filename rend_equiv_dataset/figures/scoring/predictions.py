@@ -147,12 +147,12 @@ def _read_meta(value: dict[str, Any], path: Path, line: int, fingerprint: str | 
     return dict(value["meta"])
 
 
-def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> None:
-    """Write a predictions file atomically (validated rows after an optional meta line)."""
+def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> int:
+    """Write a predictions file atomically (validated rows after an optional meta line), row by row; returns the count."""
 
     def validated() -> Iterator[dict[str, Any]]:
         for record in predictions:
             Prediction.model_validate(record)
             yield record
 
-    write_jsonl(path, validated(), meta=meta)
+    return write_jsonl(path, validated(), meta=meta)
