@@ -47,13 +47,13 @@ def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict
     return clean(record)
 
 
-def check_report_dir(out: str | Path, option: str = "--out") -> Path:
-    """Refuse a target that exists and is neither empty nor a report folder."""
+def check_report_dir(out: str | Path, option: str = "--out", *, marker: str = "report.json") -> Path:
+    """Refuse a target that exists and is neither empty nor a report folder (one holding ``marker``)."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"{target} exists and is not a folder", field=option)
-    if target.is_dir() and any(target.iterdir()) and not (target / "report.json").is_file():
-        raise InputError(f"folder {target} is not empty and holds no report.json; refusing to replace it", field=option)
+    if target.is_dir() and any(target.iterdir()) and not (target / marker).is_file():
+        raise InputError(f"folder {target} is not empty and holds no {marker}; refusing to replace it", field=option)
     if not target.resolve().parent.is_dir():
         raise InputError(f"parent folder {target.resolve().parent} does not exist", field=option)
     return target
