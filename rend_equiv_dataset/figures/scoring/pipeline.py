@@ -25,7 +25,7 @@ from rend_equiv_dataset import __version__, schema
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.scoring.evaluation import Columns, ColumnsBuilder, evaluate_columns, matched_cycle
-from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD, InstanceScore, group_instances, score_instance
+from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD, InstanceScore, group_instances, instance_line, score_instance
 from rend_equiv_dataset.figures.scoring.predictions import Prediction
 from rend_equiv_dataset.stats import DEFAULT_RESAMPLES
 
@@ -139,7 +139,6 @@ def score_part(
     the whole file and release are still validated. Each instance's line of
     ``instances.jsonl`` goes to ``instances_out`` as it is scored.
     """
-    from rend_equiv_dataset.figures.scoring.report import instance_line
     from rend_equiv_dataset.figures.scoring.stream import MAIN, MATCHED, JoinedRun
 
     check_threshold(threshold)

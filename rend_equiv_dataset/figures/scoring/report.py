@@ -14,37 +14,12 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import atomic_dir
-from rend_equiv_dataset.figures.scoring.instances import InstanceScore
+from rend_equiv_dataset.figures.scoring.instances import instance_line, instance_record
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean
 from rend_equiv_dataset.reports import markdown_table
 
 __all__ = ["clean", "instance_line", "instance_record", "markdown", "score_to_report", "write_report"]
-
-
-def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
-    """One line of instances.jsonl."""
-    record = {
-        "instance_id": score.instance_id,
-        "data_seed": score.data_seed,
-        "template_id": score.template_id,
-        "answer_type": score.answer_type,
-        "target": score.target,
-        "answer": score.answer,
-        "correct": score.correct,
-        "rea": score.rea,
-        "ecs": score.ecs,
-        "combined": score.combined,
-        "flagged": score.flagged,
-        "ibem": score.ibem,
-        "residuals": score.residuals,
-        "detected": score.residual_flags(),
-        "baselines": score.baselines,
-    }
-    if error is not None:
-        record["error_class"] = error[0]
-        record["error_map"] = error[1].to_dict() if error[1] is not None else None
-    return clean(record)
 
 
 def check_report_dir(out: str | Path, option: str = "--out", *, marker: str = "report.json") -> Path:
@@ -57,11 +32,6 @@ def check_report_dir(out: str | Path, option: str = "--out", *, marker: str = "r
     if not target.resolve().parent.is_dir():
         raise InputError(f"parent folder {target.resolve().parent} does not exist", field=option)
     return target
-
-
-def instance_line(score: InstanceScore, error: tuple[str, Any] | None) -> str:
-    """One line of instances.jsonl, newline included."""
-    return json.dumps(instance_record(score, error), allow_nan=False) + "\n"
 
 
 def write_report(run: ScoreRun, out: str | Path) -> Path:

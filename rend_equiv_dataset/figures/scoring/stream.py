@@ -39,8 +39,8 @@ from rend_equiv_dataset.schema import BASE, RENDERINGS
 
 MAIN, MATCHED = 0, 1
 """Config codes: the ``renderings`` config and the matched swap-versus-cycle set."""
-_BATCH = 8192
-_CACHE_KIB = 16 * 1024
+_BATCH = 1024
+_CACHE_KIB = 4 * 1024
 _SCHEMA = """
 CREATE TABLE renderings (config INTEGER NOT NULL, render_id TEXT NOT NULL, instance_id TEXT NOT NULL,
                          role TEXT NOT NULL, target TEXT NOT NULL, row BLOB NOT NULL);

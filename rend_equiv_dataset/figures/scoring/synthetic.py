@@ -137,7 +137,7 @@ def write_synthetic_release(folder: str | Path, *, batch_rows: int = 50_000, **k
     rows = iter_synthetic_rows(**kwargs)
     index = 0
     while batch := list(islice(rows, batch_rows)):
-        pq.write_table(pa.Table.from_pylist(batch, schema=schema), data / f"{DEFAULT_SPLIT}-{index:05d}.parquet")
+        pq.write_table(pa.Table.from_pylist(batch, schema=schema), data / f"{DEFAULT_SPLIT}-{index:05d}.parquet", row_group_size=4096)
         index += 1
     card = {"configs": [{"config_name": RENDERINGS, "default": True,
                          "data_files": [{"split": DEFAULT_SPLIT, "path": f"data/{RENDERINGS}/{DEFAULT_SPLIT}-*.parquet"}]}]}
