@@ -217,10 +217,14 @@ class Bootstrap:
         points = {k: float(f(point)[0]) for k, f in self.stats.items()}
         samples: dict[str, list[NDArray[np.float64]]] = {k: [] for k in self.stats}
         if self.n_resamples > 0 and self.n_clusters > 0:
-            for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
-                weights = m.Weights(counts.astype(np.float32), self.codes)
-                for key, stat in self.stats.items():
-                    samples[key].append(stat(weights))
+            from threadpoolctl import threadpool_limits
+
+            # the products are small (a block is ~1M cells): BLAS threads cost more than they save, 40× on a busy machine
+            with threadpool_limits(limits=1, user_api="blas"):
+                for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
+                    weights = m.Weights(counts.astype(np.float32), self.codes)
+                    for key, stat in self.stats.items():
+                        samples[key].append(stat(weights))
         for key, (left, right) in self.differences.items():
             points[key] = points[left] - points[right]
             samples[key] = [a - b for a, b in zip(samples[left], samples[right])]

@@ -132,8 +132,16 @@ _BLOCK_CELLS = 4_000_000
 """Resamples × tie groups held at once by the sort-based statistics (~32 MB of float64)."""
 
 
+_DENSE_CELLS = 2_000_000
+"""A (clusters × groups) table up to this size is kept dense: one BLAS product per block of resamples."""
+
+
 def _sparse_table(W: Weights, groups: NDArray[np.intp], n_groups: int, values: NDArray[np.float64]) -> Any:
-    """(clusters × groups) sums of ``values`` as a sparse matrix: at most one entry per row, whatever the groups."""
+    """(clusters × groups) sums of ``values``: dense when small, else sparse (at most one entry per row, whatever the groups)."""
+    if W.n_clusters * n_groups <= _DENSE_CELLS:
+        flat = W.codes * n_groups + groups
+        table = np.bincount(flat, weights=np.asarray(values, dtype=np.float64), minlength=W.n_clusters * n_groups)
+        return table.reshape(W.n_clusters, n_groups)
     from scipy import sparse
 
     table = sparse.coo_matrix(
@@ -144,7 +152,13 @@ def _sparse_table(W: Weights, groups: NDArray[np.intp], n_groups: int, values: N
 
 
 def _product(counts: Array, table: Any) -> Array:
-    """``counts @ table`` for a sparse (clusters × groups) table, dense (resamples × groups) in float64."""
+    """``counts @ table``, dense (resamples × groups) in float64.
+
+    The tables hold whole row counts, so a float32 product of float32 draw
+    counts is exact while sums stay below 2**24 (16.7M weighted rows).
+    """
+    if isinstance(table, np.ndarray):
+        return np.asarray(counts @ table.astype(counts.dtype), dtype=np.float64)
     return np.asarray((table.T @ np.asarray(counts, dtype=np.float64).T).T)
 
 
