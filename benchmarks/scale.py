@@ -3,7 +3,8 @@
 Each path (``simulate``, ``score``, ``grade``) runs as a fresh ``rend-equiv``
 subprocess on a synthetic release without images (3 data seeds, K = 8
 re-renderings, 12 renderings per instance); its wall time and its own peak
-RSS (``os.wait4``'s ``ru_maxrss``) are read. Per path the script prints the
+RSS (``os.wait4``'s ``ru_maxrss``; inputs are made in other processes, as
+a child's peak starts at its parent's size) are read. Per path the script prints the
 time and peak RSS at each size, the log-log time exponent (over all sizes,
 and between the two largest, where start-up costs no longer hide the
 growth) and the ratio of the largest to the smallest peak RSS, and checks
@@ -44,9 +45,12 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rend_equiv_dataset.figures.scoring import metrics as m  # noqa: E402
-from rend_equiv_dataset.figures.scoring.synthetic import iter_synthetic_rows, write_synthetic_release  # noqa: E402
-from rend_equiv_dataset.stats import cluster_codes, resample_counts  # noqa: E402
+from rend_equiv_dataset.figures.scoring import metrics as m
+from rend_equiv_dataset.figures.scoring.synthetic import (
+    iter_synthetic_rows,
+    write_synthetic_release,
+)
+from rend_equiv_dataset.stats import cluster_codes, resample_counts
 
 SEEDS = (0, 1, 2)
 RERENDERS = 8
@@ -66,12 +70,10 @@ class Workspace:
     made: dict[str, Path] = field(default_factory=dict)
 
     def release(self) -> Path:
-        if "release" not in self.made:
-            self.made["release"] = write_synthetic_release(self.folder / "release", **self.rows())
-        return self.made["release"]
-
-    def rows(self) -> dict:
-        return {"n_instances": self.size // len(SEEDS), "seeds": SEEDS, "rerenders": RERENDERS}
+        target = self.folder / "release"
+        if not target.is_dir():
+            make_in_child("release", target, self.size)
+        return target
 
     def predictions(self) -> Path:
         target = self.folder / "predictions.jsonl"
@@ -80,16 +82,32 @@ class Workspace:
         return target
 
     def grade_input(self) -> Path:
-        """Outputs to grade: every rendering's target, as a sentence, every third one misread."""
         target = self.folder / "outputs.jsonl"
         if not target.is_file():
-            with open(target, "w", encoding="utf-8") as handle:
-                for k, row in enumerate(iter_synthetic_rows(**self.rows())):
-                    said = row["target"] if k % 3 else "0"
-                    handle.write(json.dumps({"id": row["render_id"], "output": f"The answer is {said}.", "target": row["target"],
-                                             "answer_type": row["answer_type"], "labels": row["labels"],
-                                             "question": row["question"]}) + "\n")
+            make_in_child("grade-input", target, self.size)
         return target
+
+
+def rows(size: int) -> dict:
+    return {"n_instances": size // len(SEEDS), "seeds": SEEDS, "rerenders": RERENDERS}
+
+
+def make_in_child(kind: str, target: Path, size: int) -> None:
+    """Make an input in a separate process: a child inherits its parent's peak RSS, so the parent must stay small."""
+    subprocess.run([sys.executable, __file__, "--make", kind, str(target), str(size)], check=True)
+
+
+def make(kind: str, target: Path, size: int) -> None:
+    """A synthetic release without images, or outputs to grade (every rendering's target as a sentence, every third misread)."""
+    if kind == "release":
+        write_synthetic_release(target, **rows(size))
+        return
+    with open(target, "w", encoding="utf-8") as handle:
+        for k, row in enumerate(iter_synthetic_rows(**rows(size))):
+            said = row["target"] if k % 3 else "0"
+            handle.write(json.dumps({"id": row["render_id"], "output": f"The answer is {said}.", "target": row["target"],
+                                     "answer_type": row["answer_type"], "labels": row["labels"],
+                                     "question": row["question"]}) + "\n")
 
 
 PATHS: dict[str, Callable[[Workspace], list[str]]] = {}
@@ -215,12 +233,12 @@ def auroc_comparison(rows: list[int], resamples: int) -> bool:
         score_ = np.where(correct, rng.integers(1, 4, n), rng.integers(0, 4, n)) / 3.0
         codes, clusters = cluster_codes(np.arange(n) // len(SEEDS))
         unit = m.Weights.unit(n)
-        t_sort, ours = best_of(lambda: m.auroc(unit, correct, score_)[0])
-        t_sk, theirs = best_of(lambda: roc_auc_score(correct, score_))
-        t_pairs, naive = best_of(lambda: pair_matrix_auroc(unit, correct, score_)[0], repeat=1)
+        t_sort, ours = best_of(lambda u=unit, y=correct, s=score_: m.auroc(u, y, s)[0])
+        t_sk, theirs = best_of(lambda y=correct, s=score_: roc_auc_score(y, s))
+        t_pairs, naive = best_of(lambda u=unit, y=correct, s=score_: pair_matrix_auroc(u, y, s)[0], repeat=1)
         boot = m.Weights(next(resample_counts(clusters, resamples, seed=0)), codes)
-        t_boot, boot_ours = best_of(lambda: m.auroc(boot, correct, score_), repeat=1)
-        t_boot_pairs, boot_naive = best_of(lambda: pair_matrix_auroc(boot, correct, score_), repeat=1)
+        t_boot, boot_ours = best_of(lambda w=boot, y=correct, s=score_: m.auroc(w, y, s), repeat=1)
+        t_boot_pairs, boot_naive = best_of(lambda w=boot, y=correct, s=score_: pair_matrix_auroc(w, y, s), repeat=1)
         diff = max(abs(float(ours) - float(theirs)), abs(float(ours) - float(naive)),
                    float(np.max(np.abs(np.asarray(boot_ours) - np.asarray(boot_naive)))))
         ok &= diff < 1e-12
@@ -240,12 +258,16 @@ def main() -> int:
     parser.add_argument("--baseline-max", type=int, default=3_000, help="largest size for the baseline (default 3000)")
     parser.add_argument("--auroc-rows", type=int, nargs="+", default=[1_000, 3_000, 9_000], help="AUROC comparison sizes")
     parser.add_argument("--workdir", default=None, help="where to write the releases (default: a temporary folder)")
+    parser.add_argument("--make", nargs=3, metavar=("KIND", "TARGET", "SIZE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make:
+        make(args.make[0], Path(args.make[1]), int(args.make[2]))
+        return 0
     args.sizes = args.sizes or ([900, 9_000, 90_000] if args.full else [300, 3_000, 30_000])
     if min(args.sizes) < len(SEEDS) or math.isclose(max(args.sizes) / min(args.sizes), 1.0):
         parser.error("--sizes needs three growing instance counts of at least 3")
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
-        ok = scaling(args, Path(tmp))
+        ok = scaling(args, Path(tmp))  # first, while this process is small: children inherit its peak RSS
     ok &= auroc_comparison(args.auroc_rows, resamples=200)
     print("\nall checks pass" if ok else "\nsome checks FAIL")
     return 0 if ok else 1

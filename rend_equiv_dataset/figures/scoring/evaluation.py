@@ -130,9 +130,10 @@ class ColumnsBuilder:
         """Add one instance; returns its fitted error (class, map) when it is wrong and ``edit_rows`` are given."""
         index = len(self._seeds)
         flags = score.residual_flags()
-        for name, value in (("correct", score.correct), ("ibem", score.ibem), ("high_rea", score.rea >= IBEM_REA),
-                            ("no_residual", not any(flags.values()))):
-            self._flags[name].append(bool(value))
+        states: dict[str, bool] = {"correct": score.correct, "ibem": score.ibem, "high_rea": score.rea >= IBEM_REA,
+                                   "no_residual": not any(flags.values())}
+        for name, state in states.items():
+            self._flags[name].append(bool(state))
         self._seeds.append(score.data_seed)
         self._templates.append(score.template_id)
         error = None

@@ -22,8 +22,16 @@ import numpy as np
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.evaluation import Columns
-from rend_equiv_dataset.figures.scoring.pipeline import ScoredPart, ScoreRun, report_from_parts, score_part
-from rend_equiv_dataset.figures.scoring.report import check_report_dir, write_report_files
+from rend_equiv_dataset.figures.scoring.pipeline import (
+    ScoredPart,
+    ScoreRun,
+    report_from_parts,
+    score_part,
+)
+from rend_equiv_dataset.figures.scoring.report import (
+    check_report_dir,
+    write_report_files,
+)
 from rend_equiv_dataset.io import atomic_dir, read_json
 
 FORMAT = "rend-equiv score part 1"
@@ -41,12 +49,17 @@ def write_part(data_dir: str | Path, predictions_path: str | Path, out: str | Pa
     with atomic_dir(target, overwrite=True) as folder:
         with open(folder / INSTANCES, "w", encoding="utf-8") as handle:
             part = score_part(data_dir, predictions_path, shard=shard, instances_out=handle, **settings)
-        np.savez(folder / COLUMNS, **part.columns.arrays())
-        np.savez(folder / MATCHED, **part.matched.arrays())
+        _save(folder / COLUMNS, part.columns)
+        _save(folder / MATCHED, part.matched)
         record = {"format": FORMAT, "shard": list(shard), "n_instances": len(part.columns)}
         record.update({key: getattr(part, key) for key in (*_AGREE, *_COUNTS)})
         (folder / PART).write_text(json.dumps(record, indent=2, sort_keys=True, allow_nan=False) + "\n", encoding="utf-8")
     return part
+
+
+def _save(path: Path, columns: Columns) -> None:
+    arrays: dict[str, Any] = dict(columns.arrays())
+    np.savez(path, **arrays)
 
 
 def read_part(folder: str | Path) -> ScoredPart:
@@ -83,7 +96,7 @@ def _columns(path: Path) -> Columns:
 
 def check_parts(parts: Sequence[ScoredPart], folders: Sequence[Path]) -> list[int]:
     """The order of ``parts`` by shard index, after checking they cover 0..N−1 once each and agree."""
-    counts = {p.shard[1] for p in parts if p.shard}
+    counts = {p.shard[1] if p.shard else 1 for p in parts}
     if len(counts) != 1:
         raise InputError(f"the parts come from different shard counts {sorted(counts)}", field="--merge")
     (total,) = counts

@@ -30,9 +30,23 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.figures.release.read import COLUMNS, MATCHED_CONFIG, has_config, rendering_from_row, renderings_files
-from rend_equiv_dataset.figures.scoring.instances import InstanceRenderings, group_instances
-from rend_equiv_dataset.figures.scoring.predictions import Prediction, duplicate_error, prediction_lines, unknown_error
+from rend_equiv_dataset.figures.release.read import (
+    COLUMNS,
+    MATCHED_CONFIG,
+    has_config,
+    rendering_from_row,
+    renderings_files,
+)
+from rend_equiv_dataset.figures.scoring.instances import (
+    InstanceRenderings,
+    group_instances,
+)
+from rend_equiv_dataset.figures.scoring.predictions import (
+    Prediction,
+    duplicate_error,
+    prediction_lines,
+    unknown_error,
+)
 from rend_equiv_dataset.harness.sharding import shard_slice
 from rend_equiv_dataset.io import parquet_batches
 from rend_equiv_dataset.schema import BASE, RENDERINGS
