@@ -85,7 +85,7 @@ def main() -> None:
         if "sandbox" not in p.parts and p.name not in ("__main__.py",))
     # backends and the Gradio app import their optional libraries at module level by design
     eager_modules = [m for m in modules if ".backends." not in m and not m.endswith("board.app")]
-    eager_code = "import importlib\nfor m in %r:\n    importlib.import_module(m)" % eager_modules
+    eager_code = f"import importlib\nfor m in {eager_modules!r}:\n    importlib.import_module(m)"
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

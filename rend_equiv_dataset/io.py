@@ -339,6 +339,28 @@ def read_parquet(path: str | Path, columns: Iterable[str] | None = None) -> Any:
         raise InputError(f"not a readable parquet file ({reason[:ECHO_CHARS]})", file=path) from None
 
 
+def parquet_batches(path: str | Path, columns: Iterable[str], *, batch_rows: int = 8192) -> Iterator[list[dict[str, Any]]]:
+    """The rows of one parquet file as lists of dicts, ``batch_rows`` at a time (memory bounded by the batch).
+
+    Errors as :func:`read_parquet`'s: a missing column is named as the field,
+    an unreadable file raises :class:`InputError`.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    wanted = list(columns)
+    try:
+        handle = pq.ParquetFile(path)
+        if missing := [c for c in wanted if c not in set(handle.schema_arrow.names)]:
+            raise InputError(f"missing columns {missing}", file=path, field=missing[0])
+        for batch in handle.iter_batches(batch_size=batch_rows, columns=wanted):
+            yield batch.to_pylist()
+    except (pa.ArrowException, OSError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise InputError(f"not a readable parquet file ({reason[:ECHO_CHARS]})", file=path) from None
+
+
 def cut_torn_tail(path: str | Path) -> None:
     """Truncate ``path`` after its last newline, removing a torn line left by a killed appender."""
     path = Path(path)

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 DEFAULT_RESAMPLES = 10_000
-_CHUNK_CELLS = 4_000_000  # resamples × clusters per block: bounds memory at ~32 MB of counts
+_CHUNK_CELLS = 1_000_000  # resamples × clusters per block: bounds memory at ~8 MB of counts (the draws do not depend on it)
 
 
 def cluster_codes(clusters: ArrayLike) -> tuple[NDArray[np.intp], int]:

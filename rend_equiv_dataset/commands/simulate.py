@@ -21,26 +21,29 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from itertools import chain
+
     from rend_equiv_dataset import __version__
     from rend_equiv_dataset.figures.scoring.predictions import write_predictions
-    from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_matched_renderings, load_renderings
-    from rend_equiv_dataset.figures.scoring.simulate import parse_spec, simulate
-
+    from rend_equiv_dataset.figures.scoring.simulate import parse_spec, simulated_records
+    from rend_equiv_dataset.figures.scoring.stream import MAIN, MATCHED, JoinedRun
     from rend_equiv_dataset.io import check_output_file
 
     parse_spec(args.reader)
     check_output_file(args.out)
-    renderings = load_renderings(args.data)
-    simulation = simulate(renderings, args.reader, seed=args.seed)
-    matched = load_matched_renderings(args.data)
-    records = simulation.records + (simulate(matched, args.reader, seed=args.seed).records if matched else [])
-    meta = {
-        "model": f"simulated:{args.reader}",
-        "backend": "simulated",
-        "seed": args.seed,
-        "dataset_fingerprint": dataset_fingerprint(renderings),
-        "package_version": __version__,
-    }
-    write_predictions(args.out, records, meta)
-    print(f"wrote {len(records)} predictions to {args.out}")
+    with JoinedRun() as joined:  # the release on disk: the predictions are written as they are drawn, none kept
+        joined.load_release(args.data)
+        meta = {
+            "model": f"simulated:{args.reader}",
+            "backend": "simulated",
+            "seed": args.seed,
+            "dataset_fingerprint": joined.fingerprint(),
+            "package_version": __version__,
+        }
+        parts = [
+            simulated_records((i for i, _ in joined.instances(code, joined.instance_range(code))), args.reader, args.seed)
+            for code in (MAIN, MATCHED)
+        ]
+        count = write_predictions(args.out, chain(*parts), meta)
+    print(f"wrote {count} predictions to {args.out}")
     return 0

@@ -13,8 +13,9 @@ difficulty-control check and the error taxonomy.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from array import array
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -36,8 +37,25 @@ Stat = Callable[[m.Weights], NDArray[np.float64]]
 
 
 @dataclass
+class EditColumns:
+    """Per-instance arrays of one edit type: carried, residual above τ, edited answer correct, predicted detection."""
+
+    present: NDArray[np.bool_]
+    flagged: NDArray[np.bool_]
+    correct: NDArray[np.bool_]
+    predicted: NDArray[np.float64]
+    """The theory's detection probability under the instance's fitted error; NaN when there is none."""
+
+
+@dataclass
 class Columns:
-    """Per-instance arrays the statistics read."""
+    """Per-instance arrays every table of the report reads: the sufficient statistics of a scoring run.
+
+    A few numbers per instance (no answers, no renderings), so a run of any
+    size holds them at once, and shards of a run concatenate into the
+    unsharded columns (:meth:`concat`): the report is a function of them
+    alone (:func:`evaluate_columns`).
+    """
 
     correct: NDArray[np.bool_]
     ibem: NDArray[np.bool_]
@@ -46,27 +64,127 @@ class Columns:
     seeds: NDArray[np.int64]
     templates: NDArray[np.str_]
     signals: dict[str, NDArray[np.float64]]
+    edits: dict[str, EditColumns] = field(default_factory=dict)
+    error_class: NDArray[np.str_] = field(default_factory=lambda: np.array([], dtype=str))
+    """The fitted error class of each wrong instance ("" for a correct one)."""
+
+    def __len__(self) -> int:
+        return int(self.correct.size)
+
+    def arrays(self) -> dict[str, NDArray]:
+        """Flat name → array mapping (for ``numpy.savez``; no pickled objects)."""
+        out: dict[str, NDArray] = {name: getattr(self, name) for name in _PLAIN}
+        out.update({f"signal/{name}": values for name, values in self.signals.items()})
+        for g, edit in self.edits.items():
+            out.update({f"edit/{g}/{part}": getattr(edit, part) for part in _EDIT_PARTS})
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays: Mapping[str, NDArray]) -> Columns:
+        """Inverse of :meth:`arrays`."""
+        signals = {k.split("/", 1)[1]: np.asarray(v, dtype=np.float64) for k, v in arrays.items() if k.startswith("signal/")}
+        names = sorted({k.split("/")[1] for k in arrays if k.startswith("edit/")})
+        edits = {g: EditColumns(*(np.asarray(arrays[f"edit/{g}/{part}"]) for part in _EDIT_PARTS)) for g in names}
+        return cls(**{name: np.asarray(arrays[name]) for name in _PLAIN}, signals=_ordered(signals), edits=edits)
+
+    @classmethod
+    def concat(cls, parts: Sequence[Columns]) -> Columns:
+        """The columns of consecutive runs, one after the other (a signal or edit a part lacks is NaN / absent there)."""
+        names = _ordered({name: np.empty(0) for part in parts for name in part.signals})
+        edits = sorted({g for part in parts for g in part.edits})
+
+        def edit_part(part: Columns, g: str, name: str) -> NDArray:
+            if g in part.edits:
+                return getattr(part.edits[g], name)
+            return np.full(len(part), np.nan) if name == "predicted" else np.zeros(len(part), dtype=bool)
+
+        return cls(
+            **{name: np.concatenate([getattr(part, name) for part in parts]) for name in _PLAIN},
+            signals={n: np.concatenate([p.signals.get(n, np.full(len(p), np.nan)) for p in parts]) for n in names},
+            edits={g: EditColumns(*(np.concatenate([edit_part(p, g, x) for p in parts]) for x in _EDIT_PARTS)) for g in edits},
+        )
 
 
-def columns(scores: Sequence[InstanceScore]) -> Columns:
-    """Arrays of the per-instance quantities; a baseline an instance lacks is NaN."""
-    names = ["ecs", "rea", "combined", *sorted({k for s in scores for k in s.baselines})]
-    signals = {
-        "ecs": np.array([s.ecs for s in scores]),
-        "rea": np.array([s.rea for s in scores]),
-        "combined": np.array([s.combined for s in scores]),
-    }
-    for name in names[3:]:
-        signals[name] = np.array([s.baselines.get(name, math.nan) for s in scores])
-    return Columns(
-        correct=np.array([s.correct for s in scores], dtype=bool),
-        ibem=np.array([s.ibem for s in scores], dtype=bool),
-        high_rea=np.array([s.rea >= IBEM_REA for s in scores], dtype=bool),
-        no_residual=np.array([not any(s.residual_flags().values()) for s in scores], dtype=bool),
-        seeds=np.array([s.data_seed for s in scores], dtype=np.int64),
-        templates=np.array([s.template_id for s in scores]),
-        signals=signals,
-    )
+_PLAIN = ("correct", "ibem", "high_rea", "no_residual", "seeds", "templates", "error_class")
+_EDIT_PARTS = ("present", "flagged", "correct", "predicted")
+
+
+def _ordered(signals: dict[str, NDArray[np.float64]]) -> dict[str, NDArray[np.float64]]:
+    """ECS, REA, combined first, then the baselines by name (the report's order)."""
+    head = [name for name in ("ecs", "rea", "combined") if name in signals]
+    return {name: signals[name] for name in [*head, *sorted(set(signals) - set(head))]}
+
+
+class ColumnsBuilder:
+    """Collect :class:`Columns` one instance at a time, in compact arrays (a few bytes per instance)."""
+
+    def __init__(self) -> None:
+        self._flags = {name: array("b") for name in ("correct", "ibem", "high_rea", "no_residual")}
+        self._seeds = array("q")
+        self._templates: list[str] = []
+        self._classes: list[str] = []
+        self._signals: dict[str, tuple[array, array]] = {}
+        self._edits: dict[str, tuple[array, array, array, array]] = {}
+
+    def add(self, score: InstanceScore, edit_rows: Mapping[str, RenderingRow] | None = None) -> tuple[str, Transform | None] | None:
+        """Add one instance; returns its fitted error (class, map) when it is wrong and ``edit_rows`` are given."""
+        index = len(self._seeds)
+        flags = score.residual_flags()
+        states: dict[str, bool] = {"correct": score.correct, "ibem": score.ibem, "high_rea": score.rea >= IBEM_REA,
+                                   "no_residual": not any(flags.values())}
+        for name, state in states.items():
+            self._flags[name].append(bool(state))
+        self._seeds.append(score.data_seed)
+        self._templates.append(score.template_id)
+        error = None
+        if not score.correct and edit_rows is not None:
+            error = instance_error(score, {g: r.target for g, r in edit_rows.items()})
+        self._classes.append(error[0] if error is not None else "")
+        for name, value in (("ecs", score.ecs), ("rea", score.rea), ("combined", score.combined), *score.baselines.items()):
+            where, values = self._signals.setdefault(name, (array("q"), array("d")))
+            where.append(index)
+            values.append(value)
+        for g in score.residuals:
+            predicted = math.nan
+            if error is not None and error[1] is not None and edit_rows is not None:
+                predicted = predicted_detection(error[1], edit_rows[g].transform, score.answer_type, _target(score))
+            where, flagged, correct, chance = self._edits.setdefault(g, (array("q"), array("b"), array("b"), array("d")))
+            where.append(index)
+            flagged.append(flags[g])
+            correct.append(bool(score.edit_correct[g]))
+            chance.append(predicted)
+        return error
+
+    def build(self) -> Columns:
+        """The collected columns."""
+        n = len(self._seeds)
+
+        def spread(where: array, values: array, fill: Any, dtype: Any) -> NDArray:
+            out = np.full(n, fill, dtype=dtype)
+            out[np.frombuffer(where, dtype=np.int64)] = np.frombuffer(values, dtype=np.dtype(values.typecode))
+            return out
+
+        flags = {name: np.frombuffer(values, dtype=np.int8).astype(bool) for name, values in self._flags.items()}
+        return Columns(
+            **flags,
+            seeds=np.frombuffer(self._seeds, dtype=np.int64).copy(),
+            templates=np.array(self._templates, dtype=str),
+            error_class=np.array(self._classes, dtype=str),
+            signals=_ordered({name: spread(w, v, np.nan, np.float64) for name, (w, v) in self._signals.items()}),
+            edits={
+                g: EditColumns(spread(w, array("b", [1]) * len(w), False, bool), spread(w, f, False, bool),
+                               spread(w, c, False, bool), spread(w, p, np.nan, np.float64))
+                for g, (w, f, c, p) in sorted(self._edits.items())
+            },
+        )
+
+
+def columns(scores: Sequence[InstanceScore], edit_rows: Mapping[str, Mapping[str, RenderingRow]] | None = None) -> Columns:
+    """The columns of in-memory scores; without ``edit_rows`` no error is fitted (classes "" and predictions NaN)."""
+    builder = ColumnsBuilder()
+    for s in scores:
+        builder.add(s, None if edit_rows is None else edit_rows[s.instance_id])
+    return builder.build()
 
 
 def confidence(name: str, values: NDArray[np.float64]) -> NDArray[np.float64] | None:
@@ -100,10 +218,14 @@ class Bootstrap:
         points = {k: float(f(whole)[0]) for k, f in self.stats.items()}
         samples: dict[str, list[NDArray[np.float64]]] = {k: [] for k in self.stats}
         if self.n_resamples > 0 and self.n_clusters > 0:
-            for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
-                weights = m.Weights(counts.astype(np.float32), self.codes)
-                for key, stat in self.stats.items():
-                    samples[key].append(stat(weights))
+            from threadpoolctl import threadpool_limits
+
+            # the products are small (a block is ~1M cells): BLAS threads cost more than they save, 40× on a busy machine
+            with threadpool_limits(limits=1, user_api="blas"):
+                for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
+                    weights = m.Weights(counts.astype(np.float32), self.codes)
+                    for key, stat in self.stats.items():
+                        samples[key].append(stat(weights))
         for key, (left, right) in self.differences.items():
             points[key] = points[left] - points[right]
             samples[key] = [a - b for a, b in zip(samples[left], samples[right])]
@@ -215,39 +337,26 @@ def signal_table(stats: dict, cols: Columns) -> dict[str, dict]:
     return table
 
 
-def detection_by_edit(
-    scores: Sequence[InstanceScore],
-    errors: dict[str, Transform | None],
-    edit_rows: dict[str, dict[str, RenderingRow]],
-    templates: NDArray[np.str_],
-    n_resamples: int,
-    seed: int,
-) -> dict[str, dict]:
+def detection_by_edit(cols: Columns, n_resamples: int, seed: int) -> dict[str, dict]:
     """Table 1: per edit type, IBEM instances with a residual above τ, with intervals and the theory's prediction."""
     from scipy.stats import binomtest
 
-    edits = sorted({g for s in scores for g in s.residuals})
-    boot = Bootstrap(templates, n_resamples, seed)
+    boot = Bootstrap(cols.templates, n_resamples, seed)
     table: dict[str, dict] = {}
-    flags = [s.residual_flags() if s.ibem else {} for s in scores]
-    for g in edits:
-        has = np.array([g in f for f in flags])
-        hit = np.array([f.get(g, False) for f in flags], dtype=np.float64)
+    for g, edit in cols.edits.items():
+        has = cols.ibem & edit.present
+        hit = (has & edit.flagged).astype(np.float64)
         boot.add(g, _subset(m.weighted_mean, has, hit))
         n, flagged = int(has.sum()), int(hit.sum())
         exact = binomtest(flagged, n).proportion_ci(method="exact") if n else None
-        predicted = [
-            predicted_detection(e, edit_rows[s.instance_id][g].transform, s.answer_type, _target(s))
-            for s in scores
-            if s.ibem and g in s.residuals and (e := errors.get(s.instance_id)) is not None
-        ]
+        predicted = edit.predicted[has & ~np.isnan(edit.predicted)]
         table[g] = {
             "flagged": flagged,
             "n": n,
             "rate": flagged / n if n else None,
             "ci_exact": [float(exact.low), float(exact.high)] if exact else None,
-            "predicted": float(np.mean(predicted)) if predicted else None,
-            "predicted_n": len(predicted),
+            "predicted": float(np.mean(predicted)) if predicted.size else None,
+            "predicted_n": int(predicted.size),
         }
     for g, result in boot.run().items():
         table[g]["ci"] = result["ci"]
@@ -278,13 +387,18 @@ def fisher_tests(table: dict[str, dict]) -> list[dict]:
     return out
 
 
-def no_residual(scores: Sequence[InstanceScore], threshold: float) -> dict:
+def _share(mask: NDArray[np.bool_], within: NDArray[np.bool_]) -> float | None:
+    """|mask ∩ within| / |within|, or ``None`` when ``within`` is empty."""
+    n = int(within.sum())
+    return int((mask & within).sum()) / n if n else None
+
+
+def no_residual(cols: Columns, threshold: float) -> dict:
     """IBEM instances with no residual on any edit (the joint-centralizer mass, Theorem 2), and the oracle bound."""
     from scipy.stats import binomtest
 
-    ibem = [s for s in scores if s.ibem]
-    none = sum(not any(s.residual_flags().values()) for s in ibem)
-    n = len(ibem)
+    n = int(cols.ibem.sum())
+    none = int((cols.ibem & cols.no_residual).sum())
     ci = binomtest(none, n).proportion_ci(method="exact") if n else None
     return {
         "count": none,
@@ -292,43 +406,37 @@ def no_residual(scores: Sequence[InstanceScore], threshold: float) -> dict:
         "fraction": none / n if n else None,
         "ci_exact": [float(ci.low), float(ci.high)] if ci else None,
         "oracle_best_edit": (n - none) / n if n else None,
-        "suite_at_threshold": sum(s.ecs < threshold for s in ibem) / n if n else None,
+        "suite_at_threshold": _share(cols.signals["ecs"] < threshold, cols.ibem),
     }
 
 
-def corollary3(scores: Sequence[InstanceScore], threshold: float) -> dict:
+def corollary3(cols: Columns, threshold: float) -> dict:
     """On IBEM, the combined signal min(REA, ECS) flags exactly what ECS flags when threshold ≤ 0.75 (Corollary 3)."""
-    ibem = [s for s in scores if s.ibem]
-    ecs = {s.instance_id for s in ibem if s.ecs < threshold}
-    combined = {s.instance_id for s in ibem if s.combined < threshold}
-    n = len(ibem)
+    ecs = cols.ibem & (cols.signals["ecs"] < threshold)
+    combined = cols.ibem & (cols.signals["combined"] < threshold)
     return {
-        "ecs": len(ecs) / n if n else None,
-        "combined": len(combined) / n if n else None,
-        "identical": ecs == combined,
+        "ecs": _share(ecs, cols.ibem),
+        "combined": _share(combined, cols.ibem),
+        "identical": bool(np.array_equal(ecs, combined)),
     }
 
 
-def _rates(scores: Sequence[InstanceScore], threshold: float) -> tuple[float | None, float | None]:
-    """(IBEM detection, false-positive rate on correct) of ECS < threshold."""
-    ibem = [s for s in scores if s.ibem]
-    good = [s for s in scores if s.correct]
-    det = sum(s.ecs < threshold for s in ibem) / len(ibem) if ibem else None
-    fpr = sum(s.ecs < threshold for s in good) / len(good) if good else None
-    return det, fpr
+def _rates(cols: Columns, rows: NDArray[np.bool_], threshold: float) -> tuple[float | None, float | None]:
+    """(IBEM detection, false-positive rate on correct) of ECS < threshold among ``rows``."""
+    flagged = cols.signals["ecs"] < threshold
+    return _share(flagged, cols.ibem & rows), _share(flagged, cols.correct & rows)
 
 
-def threshold_cv(scores: Sequence[InstanceScore], default: float) -> list[dict]:
+def threshold_cv(cols: Columns, default: float) -> list[dict]:
     """Fit the ECS threshold on one seed (Youden's J for flagging wrong answers), test on the other seeds."""
-    seeds = sorted({s.data_seed for s in scores})
+    seeds = sorted(set(cols.seeds.tolist()))
     if len(seeds) < 2:
         return []
     out = []
     for train_seed in seeds:
-        train = [s for s in scores if s.data_seed == train_seed]
-        test = [s for s in scores if s.data_seed != train_seed]
-        chosen = max(CV_GRID, key=lambda t: (_youden(train, t), -abs(t - default), -t))
-        (det_c, fpr_c), (det_d, fpr_d) = _rates(test, chosen), _rates(test, default)
+        train = cols.seeds == train_seed
+        chosen = max(CV_GRID, key=lambda t: (_youden(cols, train, t), -abs(t - default), -t))
+        (det_c, fpr_c), (det_d, fpr_d) = _rates(cols, ~train, chosen), _rates(cols, ~train, default)
         out.append({
             "train_seed": train_seed,
             "threshold": chosen,
@@ -340,21 +448,19 @@ def threshold_cv(scores: Sequence[InstanceScore], default: float) -> list[dict]:
     return out
 
 
-def _youden(scores: Sequence[InstanceScore], threshold: float) -> float:
-    wrong = [s for s in scores if not s.correct]
-    good = [s for s in scores if s.correct]
-    tpr = sum(s.ecs < threshold for s in wrong) / len(wrong) if wrong else 0.0
-    fpr = sum(s.ecs < threshold for s in good) / len(good) if good else 0.0
-    return tpr - fpr
+def _youden(cols: Columns, rows: NDArray[np.bool_], threshold: float) -> float:
+    flagged = cols.signals["ecs"] < threshold
+    tpr = _share(flagged, ~cols.correct & rows)
+    fpr = _share(flagged, cols.correct & rows)
+    return (tpr or 0.0) - (fpr or 0.0)
 
 
-def per_seed(scores: Sequence[InstanceScore], cols: Columns, threshold: float) -> dict[str, dict]:
+def per_seed(cols: Columns, threshold: float) -> dict[str, dict]:
     """Accuracy, AUROC per signal, IBEM size and ECS detection for each data seed."""
     out = {}
     for seed in sorted(set(cols.seeds.tolist())):
         mask = cols.seeds == seed
-        chosen = [s for s in scores if s.data_seed == seed]
-        det, fpr = _rates(chosen, threshold)
+        det, fpr = _rates(cols, mask, threshold)
         out[str(seed)] = {
             "n": int(mask.sum()),
             "accuracy": float(cols.correct[mask].mean()),
@@ -372,46 +478,46 @@ def _seed_auroc(correct: NDArray[np.bool_], values: NDArray[np.float64], mask: N
     return _num(float(m.auroc(m.Weights.unit(int(mask.sum())), correct[mask], values[mask])[0]))
 
 
-def matched_cycle(scores: Sequence[InstanceScore]) -> dict | None:
+def matched_cycle(cols: Columns) -> dict | None:
     """Swap versus cycle on instances carrying both (paper §4.3): flagged counts, discordant pairs, exact McNemar."""
     from scipy.stats import binomtest
 
-    both = [s for s in scores if "swap" in s.residuals and "cycle" in s.residuals]
-    if not both:
+    if "swap" not in cols.edits or "cycle" not in cols.edits:
         return None
+    both = cols.edits["swap"].present & cols.edits["cycle"].present
+    if not both.any():
+        return None
+    swap, cycle = cols.edits["swap"].flagged, cols.edits["cycle"].flagged
 
-    def block(group: Sequence[InstanceScore]) -> dict:
-        flags = [s.residual_flags() for s in group]
-        swap = sum(f["swap"] for f in flags)
-        cycle = sum(f["cycle"] for f in flags)
-        only_swap = sum(f["swap"] and not f["cycle"] for f in flags)
-        only_cycle = sum(f["cycle"] and not f["swap"] for f in flags)
+    def block(group: NDArray[np.bool_]) -> dict:
+        only_swap = int((group & swap & ~cycle).sum())
+        only_cycle = int((group & cycle & ~swap).sum())
         discordant = only_swap + only_cycle
         return {
-            "n": len(group),
-            "swap_flagged": swap,
-            "cycle_flagged": cycle,
+            "n": int(group.sum()),
+            "swap_flagged": int((group & swap).sum()),
+            "cycle_flagged": int((group & cycle).sum()),
             "only_swap": only_swap,
             "only_cycle": only_cycle,
             "mcnemar_p": float(binomtest(only_cycle, discordant).pvalue) if discordant else None,
         }
 
-    return {"all": block(both), "wrong": block([s for s in both if not s.correct])}
+    return {"all": block(both), "wrong": block(both & ~cols.correct)}
 
 
-def edit_accuracy(scores: Sequence[InstanceScore]) -> dict[str, dict]:
+def edit_accuracy(cols: Columns) -> dict[str, dict]:
     """Base versus edited accuracy per edit type, over the instances carrying the edit (paper §5, difficulty controls)."""
     out = {}
-    for g in sorted({g for s in scores for g in s.edit_correct}):
-        having = [s for s in scores if g in s.edit_correct]
-        base = sum(s.correct for s in having) / len(having)
-        edited = sum(s.edit_correct[g] for s in having) / len(having)
-        out[g] = {"n": len(having), "base_accuracy": base, "edited_accuracy": edited, "difference": edited - base}
+    for g, edit in cols.edits.items():
+        n = int(edit.present.sum())
+        base = int((cols.correct & edit.present).sum()) / n
+        edited = int((edit.correct & edit.present).sum()) / n
+        out[g] = {"n": n, "base_accuracy": base, "edited_accuracy": edited, "difference": edited - base}
     return out
 
 
 def fit_errors(
-    scores: Sequence[InstanceScore], edit_rows: dict[str, dict[str, RenderingRow]]
+    scores: Sequence[InstanceScore], edit_rows: Mapping[str, Mapping[str, RenderingRow]]
 ) -> dict[str, tuple[str, Transform | None]]:
     """The fitted error (class, map) of every instance whose base answer is wrong."""
     return {
@@ -423,23 +529,25 @@ def fit_errors(
 
 def evaluate(
     scores: Sequence[InstanceScore],
-    edit_rows: dict[str, dict[str, RenderingRow]],
+    edit_rows: Mapping[str, Mapping[str, RenderingRow]],
     *,
     threshold: float = 0.5,
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
 ) -> dict:
-    """Every table of the report (docs/design.md §7.4) from per-instance scores."""
-    cols = columns(scores)
+    """Every table of the report (docs/design.md §7.4) from in-memory per-instance scores."""
+    return evaluate_columns(columns(scores, edit_rows), threshold=threshold, n_resamples=n_resamples, seed=seed)
+
+
+def evaluate_columns(cols: Columns, *, threshold: float = 0.5, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict:
+    """Every table of the report (docs/design.md §7.4) from the per-instance columns."""
     boot = Bootstrap(cols.templates, n_resamples, seed)
     add_headline_stats(boot, cols, threshold)
     stats = boot.run()
-    fitted = fit_errors(scores, edit_rows)
-    errors = {k: e for k, (_, e) in fitted.items()}
-    table1 = detection_by_edit(scores, errors, edit_rows, cols.templates, n_resamples, seed)
-    ibem_ids = {s.instance_id for s in scores if s.ibem}
+    table1 = detection_by_edit(cols, n_resamples, seed)
+    wrong_classes = cols.error_class[~cols.correct].tolist()
     return {
-        "n_instances": len(scores),
+        "n_instances": len(cols),
         "seeds": sorted(set(cols.seeds.tolist())),
         "accuracy": stats["accuracy"]["value"],
         "accuracy_ci": stats["accuracy"]["ci"],
@@ -454,20 +562,20 @@ def evaluate(
             "detection_ci": {name: stats[f"ibem.detection.{name}"]["ci"] for name in cols.signals},
             "at_threshold": {name: stats[f"ibem.at_threshold.{name}"]["value"] for name in ("ecs", "combined")},
             "at_threshold_ci": {name: stats[f"ibem.at_threshold.{name}"]["ci"] for name in ("ecs", "combined")},
-            "corollary3": corollary3(scores, threshold),
+            "corollary3": corollary3(cols, threshold),
         },
         "signals": signal_table(stats, cols),
         "combined_gain": {"auroc": stats["combined_gain.auroc"]["value"], "ci": stats["combined_gain.auroc"]["ci"]},
         "detection_by_edit": table1,
         "fisher": fisher_tests(table1),
-        **_no_residual_keys(no_residual(scores, threshold), stats["no_residual"]["ci"]),
-        "threshold_cv": threshold_cv(scores, threshold),
-        "per_seed": per_seed(scores, cols, threshold),
-        "matched_cycle": matched_cycle(scores),
-        "edit_accuracy": edit_accuracy(scores),
+        **_no_residual_keys(no_residual(cols, threshold), stats["no_residual"]["ci"]),
+        "threshold_cv": threshold_cv(cols, threshold),
+        "per_seed": per_seed(cols, threshold),
+        "matched_cycle": matched_cycle(cols),
+        "edit_accuracy": edit_accuracy(cols),
         "taxonomy": {
-            "wrong": taxonomy_counts([c for c, _ in fitted.values()]),
-            "ibem": taxonomy_counts([c for k, (c, _) in fitted.items() if k in ibem_ids]),
+            "wrong": taxonomy_counts(wrong_classes),
+            "ibem": taxonomy_counts(cols.error_class[cols.ibem].tolist()),
         },
         "bootstrap": {"n_resamples": n_resamples, "seed": seed, "clusters": "template_id"},
     }

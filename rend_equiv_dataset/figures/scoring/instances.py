@@ -20,16 +20,19 @@ An instance is one base rendering with its K re-renderings and its edits
 
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.scoring.predictions import Prediction
 from rend_equiv_dataset.figures.release.read import RenderingRow
 from rend_equiv_dataset.figures.answers.relaxed import clusters, entropy, is_correct, residual, residual_ok, target_value, within
 from rend_equiv_dataset.figures.answers.parse import ParsedAnswer, parse_answer
+from rend_equiv_dataset.reports import json_ready as clean
 from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
 from rend_equiv_dataset.transforms import Affine, Identity, LabelMap
 
@@ -184,6 +187,36 @@ def _baselines(
     return {k: v for k, v in found.items() if math.isfinite(v)}
 
 
+def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
+    """One line of instances.jsonl."""
+    record = {
+        "instance_id": score.instance_id,
+        "data_seed": score.data_seed,
+        "template_id": score.template_id,
+        "answer_type": score.answer_type,
+        "target": score.target,
+        "answer": score.answer,
+        "correct": score.correct,
+        "rea": score.rea,
+        "ecs": score.ecs,
+        "combined": score.combined,
+        "flagged": score.flagged,
+        "ibem": score.ibem,
+        "residuals": score.residuals,
+        "detected": score.residual_flags(),
+        "baselines": score.baselines,
+    }
+    if error is not None:
+        record["error_class"] = error[0]
+        record["error_map"] = error[1].to_dict() if error[1] is not None else None
+    return clean(record)
+
+
+def instance_line(score: InstanceScore, error: tuple[str, Any] | None) -> str:
+    """One line of instances.jsonl, newline included."""
+    return json.dumps(instance_record(score, error), allow_nan=False) + "\n"
+
+
 def score_instances(
     renderings: Sequence[RenderingRow], predictions: Mapping[str, Prediction], threshold: float = DEFAULT_THRESHOLD
 ) -> list[InstanceScore]:
@@ -191,5 +224,5 @@ def score_instances(
     return [score_instance(i, predictions, threshold) for i in group_instances(renderings)]
 
 
-__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "InstanceRenderings", "InstanceScore", "group_instances", "score_instance",
-           "score_instances", "target_value"]
+__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "InstanceRenderings", "InstanceScore", "group_instances", "instance_line",
+           "instance_record", "score_instance", "score_instances", "target_value"]

@@ -6,8 +6,10 @@ row counts as many times as its cluster was drawn. :meth:`Weights.unit` gives
 the plain estimate (every row once), and the blocks of
 :func:`rend_equiv_dataset.stats.resample_counts` give the
 10,000-resample bootstrap, so one vectorised code path serves both
-(docs/design.md §6). Rows are reduced to per-cluster sums once (``np.bincount``), so a
-statistic costs a (R × clusters) product, never a loop over resamples.
+(docs/design.md §6). Rows are reduced to per-cluster sums once (``np.bincount``, or a sparse
+(cluster × tie group) histogram for the rank statistics), so a statistic
+costs a (R × clusters) product, never a loop over resamples and never a
+matrix of row pairs.
 Scores are confidences: higher means "more likely correct". Ties are handled
 in expectation over a random order of tied rows, so no result depends on row
 order.
@@ -25,7 +27,9 @@ order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -98,38 +102,79 @@ def weighted_mean(W: Weights, values: NDArray[np.float64]) -> Array:
 
 
 def auroc(W: Weights, correct: NDArray[np.bool_], score: NDArray[np.float64]) -> Array:
-    """Area under the ROC curve of ``score`` separating correct from wrong (ties count ½).
+    """Area under the ROC curve of ``score`` separating correct from wrong (ties count ½), sort-based.
 
-    As a quadratic form in the cluster counts: K[c, d] sums, over correct rows
-    of cluster c and wrong rows of cluster d, 1[s_i > s_j] + ½·1[s_i = s_j];
-    the numerator of resample r is counts_r·K·counts_r. NaN when a resample
-    has no correct or no wrong row.
+    Rows fall into tie groups g (distinct scores, ascending). Per cluster the
+    rows are reduced to a histogram of (label, group) — the sufficient
+    statistic of the clustered bootstrap — so resample r sees P_r[g] correct
+    and N_r[g] wrong rows per group (a sparse product of its draw counts with
+    the histograms) and its Mann–Whitney numerator is
+    Σ_g P_r[g]·(Σ_{h<g} N_r[h] + ½·N_r[g]), a cumulative sum, never a
+    matrix of pairs: time and memory grow with the rows, not their square.
+    Equal to scikit-learn's ``roc_auc_score`` on the weighted rows. NaN when
+    a resample has no correct or no wrong row.
     """
     y = np.asarray(correct, dtype=bool)
-    s = np.asarray(score, dtype=np.float64)
-    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-    wins = (s[pos, None] > s[None, neg]) + 0.5 * (s[pos, None] == s[None, neg])
-    pairs = (W.codes[pos][:, None] * W.n_clusters + W.codes[neg][None, :]).ravel()
-    kernel = np.bincount(pairs, weights=wins.ravel(), minlength=W.n_clusters**2).reshape(W.n_clusters, W.n_clusters)
-    kernel = kernel.astype(W.counts.dtype)
-    top = ((W.counts @ kernel) * W.counts).sum(axis=1)
-    return _ratio(top, W.sums(y.astype(np.float64)) * W.sums((~y).astype(np.float64)))
+    groups, n_groups = _groups(score)
+    positives = _sparse_table(W, groups, n_groups, y.astype(np.float64))
+    negatives = _sparse_table(W, groups, n_groups, (~y).astype(np.float64))
+
+    def numerator(counts: Array, _: slice) -> tuple[Array, Array]:
+        pos, neg = _product(counts, positives), _product(counts, negatives)
+        below = np.cumsum(neg, axis=1) - neg
+        return (pos * (below + 0.5 * neg)).sum(axis=1), pos.sum(axis=1) * neg.sum(axis=1)
+
+    top, bottom = _by_blocks(W, n_groups, numerator)
+    return _ratio(top, bottom)
+
+
+_BLOCK_CELLS = 4_000_000
+"""Resamples × tie groups held at once by the sort-based statistics (~32 MB of float64)."""
+
+
+_DENSE_CELLS = 2_000_000
+"""A (clusters × groups) table up to this size is kept dense: one BLAS product per block of resamples."""
+
+
+def _sparse_table(W: Weights, groups: NDArray[np.intp], n_groups: int, values: NDArray[np.float64]) -> Any:
+    """(clusters × groups) sums of ``values``: dense when small, else sparse (at most one entry per row, whatever the groups)."""
+    if W.n_clusters * n_groups <= _DENSE_CELLS:
+        flat = W.codes * n_groups + groups
+        table = np.bincount(flat, weights=np.asarray(values, dtype=np.float64), minlength=W.n_clusters * n_groups)
+        return table.reshape(W.n_clusters, n_groups)
+    from scipy import sparse
+
+    table = sparse.coo_matrix(
+        (np.asarray(values, dtype=np.float64), (W.codes, groups)), shape=(W.n_clusters, n_groups)
+    ).tocsr()
+    table.sum_duplicates()
+    return table
+
+
+def _product(counts: Array, table: Any) -> Array:
+    """``counts @ table``, dense (resamples × groups) in float64.
+
+    The tables hold whole row counts, so a float32 product of float32 draw
+    counts is exact while sums stay below 2**24 (16.7M weighted rows).
+    """
+    if isinstance(table, np.ndarray):
+        return np.asarray(counts @ table.astype(counts.dtype), dtype=np.float64)
+    return np.asarray((table.T @ np.asarray(counts, dtype=np.float64).T).T)
+
+
+def _by_blocks(W: Weights, width: int, stat: Callable[[Array, slice], tuple[Array, ...]]) -> tuple[Array, ...]:
+    """Apply ``stat(counts, rows)`` to blocks of resamples small enough that a (block × width) array stays bounded."""
+    step = max(1, _BLOCK_CELLS // max(1, width))
+    parts = []
+    for start in range(0, W.counts.shape[0], step):
+        rows = slice(start, start + step)
+        parts.append(stat(W.counts[rows], rows))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(len(parts[0])))
 
 
 def _harmonic(n: int) -> Array:
     """H[k] = 1 + 1/2 + … + 1/k for k = 0..n."""
     return np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, n + 1))])
-
-
-def _cluster_table(W: Weights, groups: NDArray[np.intp], n_groups: int, values: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(clusters × groups) sums of ``values``: the per-cluster reduction every resample reuses."""
-    flat = W.codes * n_groups + groups
-    table = np.bincount(flat, weights=np.asarray(values, dtype=np.float64), minlength=W.n_clusters * n_groups)
-    return np.asarray(table, dtype=np.float64).reshape(W.n_clusters, n_groups)
-
-
-def _times(W: Weights, table: NDArray[np.float64]) -> Array:
-    return W.counts @ table.astype(W.counts.dtype)
 
 
 def rc_auc(W: Weights, correct: NDArray[np.bool_], score: NDArray[np.float64]) -> Array:
@@ -146,24 +191,28 @@ def rc_auc(W: Weights, correct: NDArray[np.bool_], score: NDArray[np.float64]) -
     """
     codes, n = _groups(score, descending=True)
     err = 1.0 - np.asarray(correct, dtype=np.float64)
-    rows = _cluster_table(W, codes, n, np.ones_like(err))
-    errors = _cluster_table(W, codes, n, err)
-    cols = np.flatnonzero(errors.sum(axis=0) > 0)
+    rows_table = _sparse_table(W, codes, n, np.ones_like(err))
+    errors_table = _sparse_table(W, codes, n, err)
+    cols = np.flatnonzero(np.asarray(errors_table.sum(axis=0)).ravel() > 0)
     total = W.total()
     if cols.size == 0:
         return _ratio(np.zeros_like(total), total)
-    before_rows = (np.cumsum(rows, axis=1) - rows)[:, cols]
-    before_errors = (np.cumsum(errors, axis=1) - errors)[:, cols]
-    w, e = _times(W, rows[:, cols]), _times(W, errors[:, cols])
-    w0, e0 = _times(W, before_rows), _times(W, before_errors)
     harmonic = _harmonic(int(float(total.max()) + 0.5))
-    w0_i = (w0 + 0.5).astype(np.intp)
-    end_i = (w0 + w + 0.5).astype(np.intp)
-    next_i = np.concatenate([w0_i[:, 1:], (total[:, None] + 0.5).astype(np.intp)], axis=1)
-    rate = np.where(w > 0, e / np.where(w > 0, w, 1), 0.0)
-    inner = rate * w + (e0 - rate * w0) * (harmonic[end_i] - harmonic[w0_i])
-    span = (e0 + e) * (harmonic[next_i] - harmonic[end_i])
-    return _ratio((inner + span).sum(axis=1), total)
+
+    def area(counts: Array, _: slice) -> tuple[Array]:
+        rows, errors = _product(counts, rows_table), _product(counts, errors_table)
+        w0, e0 = (np.cumsum(rows, axis=1) - rows)[:, cols], (np.cumsum(errors, axis=1) - errors)[:, cols]
+        w, e = rows[:, cols], errors[:, cols]
+        w0_i = (w0 + 0.5).astype(np.intp)
+        end_i = (w0 + w + 0.5).astype(np.intp)
+        next_i = np.concatenate([w0_i[:, 1:], (rows.sum(axis=1)[:, None] + 0.5).astype(np.intp)], axis=1)
+        rate = np.where(w > 0, e / np.where(w > 0, w, 1), 0.0)
+        inner = rate * w + (e0 - rate * w0) * (harmonic[end_i] - harmonic[w0_i])
+        span = (e0 + e) * (harmonic[next_i] - harmonic[end_i])
+        return ((inner + span).sum(axis=1),)
+
+    (top,) = _by_blocks(W, n, area)
+    return _ratio(top, total)
 
 
 def ece(W: Weights, correct: NDArray[np.bool_], confidence: NDArray[np.float64], n_bins: int = 10) -> Array:
@@ -228,14 +277,18 @@ def matched_fpr_detection(
     0.0
     """
     codes, n = _groups(score)
-    good_table = _cluster_table(W, codes, n, np.asarray(correct, dtype=np.float64))
-    hit_table = _cluster_table(W, codes, n, np.asarray(target, dtype=np.float64))
-    cols = np.flatnonzero(hit_table.sum(axis=0) > 0)  # only groups holding target rows matter
-    good = _times(W, good_table[:, cols])
-    hits = _times(W, hit_table[:, cols])
-    room = budget[:, None] - _times(W, (np.cumsum(good_table, axis=1) - good_table)[:, cols])
+    good_table = _sparse_table(W, codes, n, np.asarray(correct, dtype=np.float64))
+    hit_table = _sparse_table(W, codes, n, np.asarray(target, dtype=np.float64))
+    cols = np.flatnonzero(np.asarray(hit_table.sum(axis=0)).ravel() > 0)  # only groups holding target rows matter
     eps = 1e-6
-    with np.errstate(invalid="ignore", divide="ignore"):
-        partial = np.clip(room / np.where(good > 0, good, 1), 0.0, 1.0)
-    share = np.where(good > 0, np.where(room >= good - eps, 1.0, partial), (room >= -eps).astype(np.float64))
-    return _ratio((share * hits).sum(axis=1), hits.sum(axis=1))
+
+    def detected(counts: Array, rows: slice) -> tuple[Array, Array]:
+        good_all = _product(counts, good_table)
+        good, hits = good_all[:, cols], _product(counts, hit_table)[:, cols]
+        room = np.asarray(budget, dtype=np.float64)[rows, None] - (np.cumsum(good_all, axis=1) - good_all)[:, cols]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            partial = np.clip(room / np.where(good > 0, good, 1), 0.0, 1.0)
+        share = np.where(good > 0, np.where(room >= good - eps, 1.0, partial), (room >= -eps).astype(np.float64))
+        return (share * hits).sum(axis=1), hits.sum(axis=1)
+
+    return _ratio(*_by_blocks(W, n, detected))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rend_equiv_dataset.figures.scoring.evaluation import columns, confidence
+from rend_equiv_dataset.figures.scoring.evaluation import confidence
 from rend_equiv_dataset.figures.scoring.metrics import reliability_bins
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 
@@ -85,7 +85,7 @@ def detection_plot(report: dict, path: Path) -> None:
 
 def risk_coverage_plot(run: ScoreRun, path: Path) -> None:
     """Error rate among the most confident k instances, against coverage k/n, per signal."""
-    cols = columns(run.scores)
+    cols = run.columns
     figure = _figure(7.4, 4.0)
     ax = figure.add_subplot()
     drawn = {name: values for name, values in cols.signals.items() if (~np.isnan(values)).any()}
@@ -105,7 +105,7 @@ def risk_coverage_plot(run: ScoreRun, path: Path) -> None:
 
 def reliability_plot(run: ScoreRun, path: Path) -> None:
     """Accuracy against mean confidence per bin, for signals that are probabilities."""
-    cols = columns(run.scores)
+    cols = run.columns
     figure = _figure(7.4, 4.0)
     ax = figure.add_subplot()
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, zorder=1)

@@ -72,6 +72,20 @@ def _validated(model: type[BaseModel], value: dict[str, Any], path: Path, line: 
         raise InputError(f"{first['msg']}, got {echo(first.get('input'))}", file=path, line=line, field=where) from None
 
 
+def prediction_lines(path: str | Path, *, fingerprint: str | None = None) -> Iterator[tuple[int, Prediction | dict[str, Any]]]:
+    """(line number, :class:`Prediction` or the ``meta`` dict) for each line, validated one at a time.
+
+    The per-line rules of the module docstring; the rules across lines
+    (duplicates, ids of the release) are the caller's.
+    """
+    path = Path(path)
+    for number, value in jsonl_rows(path, skip_blank=False):
+        if "meta" in value:
+            yield number, _read_meta(value, path, number, fingerprint)
+        else:
+            yield number, _validated(Prediction, value, path, number)
+
+
 def read_predictions(
     path: str | Path,
     render_ids: Iterable[str] | None = None,
@@ -91,21 +105,29 @@ def read_predictions(
     known = None if render_ids is None else set(render_ids)
     meta: dict[str, Any] = {}
     by_id: dict[str, Prediction] = {}
-    for number, value in jsonl_rows(path, skip_blank=False):
-        if "meta" in value:
-            meta = _read_meta(value, path, number, fingerprint)
+    for number, prediction in prediction_lines(path, fingerprint=fingerprint):
+        if not isinstance(prediction, Prediction):
+            meta = prediction
             continue
-        prediction = _validated(Prediction, value, path, number)
         if prediction.render_id in by_id:
-            raise InputError(f"duplicate render_id {echo(prediction.render_id)}", file=path, line=number, field="render_id")
+            raise duplicate_error(prediction.render_id, path, number)
         if known is not None and prediction.render_id not in known:
-            raise InputError(f"render_id {echo(prediction.render_id)} is not in this release", file=path, line=number,
-                             field="render_id")
+            raise unknown_error(prediction.render_id, path, number)
         by_id[prediction.render_id] = prediction
     if not by_id:
         raise InputError("no predictions in the file", file=path)
     missing = () if known is None else tuple(sorted(known - set(by_id)))
     return Predictions(by_id, meta, path, missing)
+
+
+def duplicate_error(render_id: str, path: Path, line: int) -> InputError:
+    """A render id answered twice."""
+    return InputError(f"duplicate render_id {echo(render_id)}", file=path, line=line, field="render_id")
+
+
+def unknown_error(render_id: str, path: Path, line: int) -> InputError:
+    """A render id the release does not have."""
+    return InputError(f"render_id {echo(render_id)} is not in this release", file=path, line=line, field="render_id")
 
 
 def _read_meta(value: dict[str, Any], path: Path, line: int, fingerprint: str | None) -> dict[str, Any]:
@@ -125,12 +147,12 @@ def _read_meta(value: dict[str, Any], path: Path, line: int, fingerprint: str | 
     return dict(value["meta"])
 
 
-def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> None:
-    """Write a predictions file atomically (validated rows after an optional meta line)."""
+def write_predictions(path: str | Path, predictions: Iterable[dict[str, Any]], meta: dict[str, Any] | None = None) -> int:
+    """Write a predictions file atomically (validated rows after an optional meta line), row by row; returns the count."""
 
     def validated() -> Iterator[dict[str, Any]]:
         for record in predictions:
             Prediction.model_validate(record)
             yield record
 
-    write_jsonl(path, validated(), meta=meta)
+    return write_jsonl(path, validated(), meta=meta)

@@ -7,71 +7,62 @@ is empty or is itself a report folder (it holds ``report.json``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.io import atomic_dir, write_json
-from rend_equiv_dataset.figures.scoring.instances import InstanceScore
+from rend_equiv_dataset.figures.scoring.instances import instance_line, instance_record
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean
 from rend_equiv_dataset.reports import markdown_table
 
-__all__ = ["clean", "instance_record", "markdown", "write_report"]
+__all__ = ["clean", "instance_line", "instance_record", "markdown", "score_to_report", "write_report"]
 
 
-def instance_record(score: InstanceScore, error: tuple[str, Any] | None) -> dict[str, Any]:
-    """One line of instances.jsonl."""
-    record = {
-        "instance_id": score.instance_id,
-        "data_seed": score.data_seed,
-        "template_id": score.template_id,
-        "answer_type": score.answer_type,
-        "target": score.target,
-        "answer": score.answer,
-        "correct": score.correct,
-        "rea": score.rea,
-        "ecs": score.ecs,
-        "combined": score.combined,
-        "flagged": score.flagged,
-        "ibem": score.ibem,
-        "residuals": score.residuals,
-        "detected": score.residual_flags(),
-        "baselines": score.baselines,
-    }
-    if error is not None:
-        record["error_class"] = error[0]
-        record["error_map"] = error[1].to_dict() if error[1] is not None else None
-    return clean(record)
-
-
-def check_report_dir(out: str | Path, option: str = "--out") -> Path:
-    """Refuse a target that exists and is neither empty nor a report folder."""
+def check_report_dir(out: str | Path, option: str = "--out", *, marker: str = "report.json") -> Path:
+    """Refuse a target that exists and is neither empty nor a report folder (one holding ``marker``)."""
     target = Path(out)
     if target.exists() and not target.is_dir():
         raise InputError(f"{target} exists and is not a folder", field=option)
-    if target.is_dir() and any(target.iterdir()) and not (target / "report.json").is_file():
-        raise InputError(f"folder {target} is not empty and holds no report.json; refusing to replace it", field=option)
+    if target.is_dir() and any(target.iterdir()) and not (target / marker).is_file():
+        raise InputError(f"folder {target} is not empty and holds no {marker}; refusing to replace it", field=option)
     if not target.resolve().parent.is_dir():
         raise InputError(f"parent folder {target.resolve().parent} does not exist", field=option)
     return target
 
 
 def write_report(run: ScoreRun, out: str | Path) -> Path:
-    """Write the whole report folder atomically; returns its path."""
+    """Write the whole report folder of an in-memory run atomically; returns its path."""
     target = check_report_dir(out)
     with atomic_dir(target, overwrite=True) as folder:
-        write_json(folder / "report.json", clean(run.report), ensure_ascii=True)
         with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
             for score in run.scores:
-                handle.write(json.dumps(instance_record(score, run.errors.get(score.instance_id)), allow_nan=False) + "\n")
-        (folder / "report.md").write_text(markdown(run.report), encoding="utf-8")
-        from rend_equiv_dataset.figures.scoring.plots import write_plots
-
-        write_plots(run, folder)
+                handle.write(instance_line(score, run.errors.get(score.instance_id)))
+        write_report_files(run, folder)
     return target
+
+
+def write_report_files(run: ScoreRun, folder: Path) -> None:
+    """report.json, report.md and the plots of a run into ``folder`` (instances.jsonl is written while scoring)."""
+    write_json(folder / "report.json", clean(run.report), ensure_ascii=True)
+    (folder / "report.md").write_text(markdown(run.report), encoding="utf-8")
+    from rend_equiv_dataset.figures.scoring.plots import write_plots
+
+    write_plots(run, folder)
+
+
+def score_to_report(data_dir: str | Path, predictions_path: str | Path, out: str | Path, **settings: Any) -> ScoreRun:
+    """Score files into a report folder, instances.jsonl streamed as they are scored; nothing is left on failure."""
+    from rend_equiv_dataset.figures.scoring.pipeline import score_files
+
+    target = check_report_dir(out)
+    with atomic_dir(target, overwrite=True) as folder:
+        with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
+            run = score_files(data_dir, predictions_path, instances_out=handle, **settings)
+        write_report_files(run, folder)
+    return run
 
 
 def _fmt(value: Any, digits: int = 3) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.release.read import COLUMNS, RenderingRow, check_renderings, rendering_from_row
-from rend_equiv_dataset.figures.scoring.evaluation import corollary3
+from rend_equiv_dataset.figures.scoring.evaluation import columns, corollary3
 from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD, IBEM_REA, InstanceScore, score_instances
 from rend_equiv_dataset.figures.scoring.pipeline import check_threshold
 from rend_equiv_dataset.figures.scoring.predictions import Prediction
@@ -103,7 +103,7 @@ def ibem_result(scores: Sequence[InstanceScore], threshold: float = DEFAULT_THRE
     The detections are at the threshold (the report's ``ibem.at_threshold`` and
     ``ibem.corollary3``), not at the matched false-positive rate.
     """
-    both = corollary3(scores, threshold)
+    both = corollary3(columns(scores), threshold)
     return {
         "ibem": _mean([s.ibem for s in scores]),
         "ibem_n": sum(s.ibem for s in scores),

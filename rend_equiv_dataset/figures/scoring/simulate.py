@@ -33,7 +33,7 @@ i-th instance in ``instance_id`` order: same seed, same file.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,22 +168,38 @@ class Simulation:
 def simulate(renderings: Sequence[RenderingRow], spec: str, seed: int = 0) -> Simulation:
     """Answer every rendering with the planted reader; noise components plant no single map (``None``)."""
     components = parse_spec(spec)
-    weights = np.array([c.weight for c in components])
     records: list[dict[str, str]] = []
     planted: dict[str, tuple[Component, Transform | None]] = {}
     for index, instance in enumerate(group_instances(renderings)):
-        rng = _rng(seed, index)
-        component = components[int(rng.choice(len(components), p=weights))] if len(components) > 1 else components[0]
-        rows = [instance.base, *instance.rerenders, *instance.edits.values()]
-        if component.deterministic:
-            error = planted_error(component, instance, rng)
-            records += [{"render_id": r.render_id, "output": _apply(error, r)} for r in rows]
-            planted[instance.base.instance_id] = (component, error)
-        else:
-            records += [{"render_id": r.render_id, "output": _noisy(component, r, rng)} for r in rows]
-            planted[instance.base.instance_id] = (component, None)
+        component, error, answers = answer_instance(components, instance, seed, index)
+        records += answers
+        planted[instance.base.instance_id] = (component, error)
     records.sort(key=lambda r: r["render_id"])
     return Simulation(records, planted)
+
+
+def simulated_records(instances: Iterable[InstanceRenderings], spec: str, seed: int = 0) -> Iterator[dict[str, str]]:
+    """The records :func:`simulate` gives, instance by instance (``instances`` in ``instance_id`` order), kept nowhere."""
+    components = parse_spec(spec)
+    for index, instance in enumerate(instances):
+        yield from answer_instance(components, instance, seed, index)[2]
+
+
+def answer_instance(
+    components: Sequence[Component], instance: InstanceRenderings, seed: int, index: int
+) -> tuple[Component, Transform | None, list[dict[str, str]]]:
+    """The i-th instance's reader, its planted map (``None`` for noise) and its records in ``render_id`` order."""
+    rng = _rng(seed, index)
+    weights = np.array([c.weight for c in components])
+    component = components[int(rng.choice(len(components), p=weights))] if len(components) > 1 else components[0]
+    rows = [instance.base, *instance.rerenders, *instance.edits.values()]
+    error: Transform | None = None
+    if component.deterministic:
+        error = planted_error(component, instance, rng)
+        records = [{"render_id": r.render_id, "output": _apply(error, r)} for r in rows]
+    else:
+        records = [{"render_id": r.render_id, "output": _noisy(component, r, rng)} for r in rows]
+    return component, error, sorted(records, key=lambda r: r["render_id"])
 
 
 def _wrong(error: Transform, instance: InstanceRenderings) -> bool:

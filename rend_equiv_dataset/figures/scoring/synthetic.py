@@ -13,13 +13,15 @@ instance, so the table depends only on its arguments.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from rend_equiv_dataset.figures.release.read import RenderingRow, check_renderings, rendering_from_row
-from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RERENDER
+from rend_equiv_dataset.schema import BASE, EDIT, LABEL, NUMBER, RENDERING_TEXT_COLUMNS, RENDERINGS, RERENDER
 from rend_equiv_dataset.theory.detection import edit_transform
 from rend_equiv_dataset.transforms import IDENTITY, Transform, to_json
 
@@ -77,29 +79,71 @@ def synthetic_rows(
 
     Numeric targets are integers drawn from ``values`` (low inclusive, high exclusive).
     """
-    rows: list[dict[str, Any]] = []
+    return list(iter_synthetic_rows(n_instances, seeds, rerenders, label_share, cycle, values))
+
+
+def iter_synthetic_rows(
+    n_instances: int = 300,
+    seeds: Sequence[int] = (0,),
+    rerenders: int = 8,
+    label_share: float = 0.4,
+    cycle: bool = False,
+    values: tuple[int, int] = (10, 500),
+) -> Iterator[dict[str, Any]]:
+    """The rows of :func:`synthetic_rows`, one instance at a time (nothing kept)."""
     for seed in seeds:
         for k in range(n_instances):
-            rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
-            instance, template = f"s{seed}-{k:04d}", f"t{k:04d}"
-            is_label = k < round(label_share * n_instances)
-            if is_label:
-                m = 6 if cycle else int(rng.integers(3, 7))
-                labels = list(LABEL_POOL[:m])
-                target = labels[int(rng.integers(m))]
-                edits = _label_edits(rng, labels, target, cycle)
-                kind = LABEL
-            else:
-                labels, kind = [], NUMBER
-                target = repr(float(rng.integers(*values)))
-                edits = _number_edits(rng)
-            rows.append(_row(instance, seed, template, BASE, BASE, target, kind, labels, IDENTITY))
-            rows += [_row(instance, seed, template, RERENDER, "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
-            for variant, transform, edit_labels in edits:
-                value = transform.apply(float(target) if kind == NUMBER else target)
-                text = repr(float(value)) if kind == NUMBER else str(value)
-                rows.append(_row(instance, seed, template, EDIT, variant, text, kind, edit_labels or labels, transform))
+            yield from _instance_rows(seed, k, n_instances, rerenders, label_share, cycle, values)
+
+
+def _instance_rows(seed: int, k: int, n_instances: int, rerenders: int, label_share: float, cycle: bool,
+                   values: tuple[int, int]) -> list[dict[str, Any]]:
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(k,))))
+    instance, template = f"s{seed}-{k:04d}", f"t{k:04d}"
+    edits: list[tuple[str, Transform, list[str] | None]]
+    if k < round(label_share * n_instances):
+        m = 6 if cycle else int(rng.integers(3, 7))
+        labels = list(LABEL_POOL[:m])
+        target = labels[int(rng.integers(m))]
+        edits, kind = _label_edits(rng, labels, target, cycle), LABEL
+    else:
+        labels, kind = [], NUMBER
+        target = repr(float(rng.integers(*values)))
+        edits = list(_number_edits(rng))
+    rows = [_row(instance, seed, template, BASE, BASE, target, kind, labels, IDENTITY)]
+    rows += [_row(instance, seed, template, RERENDER, "style", target, kind, labels, IDENTITY, str(j)) for j in range(rerenders)]
+    for variant, transform, edit_labels in edits:
+        value = transform.apply(float(target) if kind == NUMBER else target)
+        text = repr(float(value)) if kind == NUMBER else str(value)
+        rows.append(_row(instance, seed, template, EDIT, variant, text, kind, edit_labels or labels, transform))
     return rows
+
+
+def write_synthetic_release(folder: str | Path, *, batch_rows: int = 50_000, **kwargs: Any) -> Path:
+    """Write :func:`iter_synthetic_rows` as a release folder without images (what scoring reads), batch by batch.
+
+    The ``renderings`` parquet shards and a dataset card naming them; memory
+    is bounded by ``batch_rows``, so releases of a million renderings are cheap.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from rend_equiv_dataset.hub import DEFAULT_SPLIT, write_card
+
+    root = Path(folder)
+    data = root / "data" / RENDERINGS
+    data.mkdir(parents=True, exist_ok=True)
+    schema = pa.schema([(name, pa.int64() if name == "data_seed" else pa.list_(pa.string()) if name == "labels" else pa.string())
+                        for name in RENDERING_TEXT_COLUMNS])
+    rows = iter_synthetic_rows(**kwargs)
+    index = 0
+    while batch := list(islice(rows, batch_rows)):
+        pq.write_table(pa.Table.from_pylist(batch, schema=schema), data / f"{DEFAULT_SPLIT}-{index:05d}.parquet", row_group_size=4096)
+        index += 1
+    card = {"configs": [{"config_name": RENDERINGS, "default": True,
+                         "data_files": [{"split": DEFAULT_SPLIT, "path": f"data/{RENDERINGS}/{DEFAULT_SPLIT}-*.parquet"}]}]}
+    write_card(root, card, "Synthetic release without images (scoring tests and benchmarks).")
+    return root
 
 
 def synthetic_renderings(**kwargs: Any) -> list[RenderingRow]:

@@ -54,7 +54,7 @@ def process_results(doc: Mapping[str, Any], results: Sequence[str]) -> dict[str,
     record = sample_record(doc, output)
     graded = grade(output, doc["target"], doc["answer_type"], question=doc["question"], labels=list(doc["labels"]))
     record["answer"], record["correct"] = graded.answer, graded.correct
-    return {name: record for name in METRICS}
+    return dict.fromkeys(METRICS, record)
 
 
 def _aggregation(name: str) -> Callable[[Sequence[Mapping[str, Any]]], float]:

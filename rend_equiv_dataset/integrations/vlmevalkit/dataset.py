@@ -45,7 +45,7 @@ class RendEquivMethods:
 
     TYPE = "VQA"
     MODALITY = "IMAGE"
-    DATASET_URL: ClassVar[dict[str, str]] = {name: "" for name in DATASETS}
+    DATASET_URL: ClassVar[dict[str, str]] = dict.fromkeys(DATASETS, "")
     DATASET_MD5: ClassVar[dict[str, str]] = {}
 
     def load_data(self, dataset: str) -> pd.DataFrame:

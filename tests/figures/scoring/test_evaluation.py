@@ -125,14 +125,14 @@ def _score(seed, k, correct, ecs, rea=1.0):
 
 
 def test_threshold_cv_by_hand():
-    from rend_equiv_dataset.figures.scoring.evaluation import threshold_cv
+    from rend_equiv_dataset.figures.scoring.evaluation import columns, threshold_cv
 
     # seed 0: wrong answers sit at ECS 2/3, correct ones at 1 -> any threshold in (2/3, 1] separates them;
     # the grid point nearest the default 0.5 is 0.70. Seed 1 is tested with it: its wrong answers (ECS 2/3)
     # are all caught at 0.70 and none at 0.5; its correct ECS-0.6 instance is a false positive at 0.70 only.
     scores = [_score(0, k, k % 2 == 0, 1.0 if k % 2 == 0 else 2 / 3) for k in range(8)]
     scores += [_score(1, 10 + k, k < 4, [1.0, 1.0, 1.0, 0.6, 2 / 3, 2 / 3, 2 / 3, 2 / 3][k]) for k in range(8)]
-    first = threshold_cv(scores, 0.5)[0]
+    first = threshold_cv(columns(scores), 0.5)[0]
     assert first == {
         "train_seed": 0, "threshold": 0.7,
         "test_detection": 1.0, "test_fpr": 0.25, "default_detection": 0.0, "default_fpr": 0.0,

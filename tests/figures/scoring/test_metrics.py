@@ -124,3 +124,39 @@ def test_order_invariance(scores, seed):
     W = m.Weights.unit(len(score))
     for stat in (m.auroc, m.rc_auc, m.ece):
         assert stat(W, correct, score)[0] == pytest.approx(stat(W, correct[perm], score[perm])[0], nan_ok=True)
+
+
+def pair_matrix_auroc(W, correct, score):
+    """The former definition, kept as the reference: a quadratic form over a (correct × wrong) matrix of pairs."""
+    y = np.asarray(correct, dtype=bool)
+    s = np.asarray(score, dtype=np.float64)
+    pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+    wins = (s[pos, None] > s[None, neg]) + 0.5 * (s[pos, None] == s[None, neg])
+    pairs = (W.codes[pos][:, None] * W.n_clusters + W.codes[neg][None, :]).ravel()
+    kernel = np.bincount(pairs, weights=wins.ravel(), minlength=W.n_clusters**2).reshape(W.n_clusters, W.n_clusters)
+    top = ((W.counts @ kernel) * W.counts).sum(axis=1)
+    bottom = W.sums(y.astype(np.float64)) * W.sums((~y).astype(np.float64))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(bottom > 0, top / np.where(bottom > 0, bottom, 1), np.nan)
+
+
+@given(data, st.integers(0, 3))
+def test_sort_based_auroc_equals_the_pair_matrix_form(sample, seed):
+    correct, score, clusters = (np.array(x) for x in sample)
+    codes, n_clusters = cluster_codes(clusters)
+    counts = next(resample_counts(n_clusters, 7, seed=seed))
+    W = m.Weights(counts, codes)
+    np.testing.assert_array_equal(m.auroc(W, correct, score), pair_matrix_auroc(W, correct, score))
+
+
+def test_sort_based_auroc_on_continuous_scores_in_small_blocks(monkeypatch):
+    # many distinct scores force several blocks of resamples; the result must not depend on the block size
+    rng = np.random.default_rng(5)
+    correct, score = rng.random(3000) < 0.7, rng.normal(size=3000)
+    codes, n_clusters = cluster_codes(rng.integers(0, 40, 3000))
+    W = m.Weights(next(resample_counts(n_clusters, 60, seed=1)), codes)
+    whole = m.auroc(W, correct, score)
+    monkeypatch.setattr(m, "_BLOCK_CELLS", 3000 * 7)
+    np.testing.assert_allclose(m.auroc(W, correct, score), whole, rtol=1e-12)
+    np.testing.assert_allclose(whole, pair_matrix_auroc(W, correct, score), rtol=1e-12)
+    assert m.auroc(m.Weights.unit(3000), correct, score)[0] == pytest.approx(roc_auc_score(correct, score), rel=1e-12)

@@ -26,7 +26,7 @@ class ImageBaseDataset:
         self.meta_only = True
         if "image" in data:
             data["image"] = [str(x) for x in data["image"]]
-            image_map = {x: y for x, y in zip(data["index"], data["image"])}
+            image_map = dict(zip(data["index"], data["image"]))
             for k in image_map:
                 if len(image_map[k]) <= 64:
                     image_map[k] = image_map[image_map[k]]
@@ -53,8 +53,8 @@ class ImageBaseDataset:
     def build_prompt(self, line):
         if isinstance(line, int):
             line = self.data.iloc[line]
-        msgs = [dict(type="image", value=p) for p in self.dump_image(line)]
-        msgs.append(dict(type="text", value=line["question"]))
+        msgs = [{"type": "image", "value": p} for p in self.dump_image(line)]
+        msgs.append({"type": "text", "value": line["question"]})
         return msgs
 
     @abstractmethod
