@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 _SCALES = {
     "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
@@ -47,8 +48,11 @@ _NUMBER = re.compile(
     (?<!GLUED)(?<![.])(?<!\d,)
     (?P<cur>[$€£¥₹]\s?)?
     (?P<digits>
-        \d{1,3}(?:\.\d{3})+,\d+(?![\d,])
+        \d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?(?![\d,])
+      | \d{1,3}(?:\.\d{3})+,\d+(?![\d,])
+      | \d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)
       | \d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])
+      | \d{1,3}(?P<group>[ '’])\d{3}(?:(?P=group)\d{3})*(?:[.,]\d+)?(?![\d'’]|\s\d)
       | \d+,\d{1,2}(?![\d,])
       | \d+(?:\.\d+)?
       | \.\d+
@@ -57,6 +61,7 @@ _NUMBER = re.compile(
     (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
     (?:\s+(?P<word>(?i:thousand|million|billion|trillion))s?\b)?
     (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
+    (?P<times>\s?[x×](?![A-Za-z\d]|\s*[$€£¥]?\d))?
     (?!GLUED)
     """.replace("GLUED", _GLUED),
     re.VERBOSE,
@@ -83,7 +88,8 @@ class Number:
     ``value`` carries the sign; ``scale`` is the scale word or suffix written
     after it (1 without one); ``role`` is ``answer``, or ``operand``, ``hedge``
     or ``negated`` for a number that cannot be the answer on its own; ``year``
-    marks a four-digit integer in a date context.
+    marks a four-digit integer in a date context; ``worded_sign`` marks a sign
+    read from words ("fell by 8.9%"), which a grader accepts either way.
     """
 
     value: float
@@ -93,6 +99,7 @@ class Number:
     end: int
     role: str = "answer"
     year: bool = False
+    worded_sign: bool = False
 
     @property
     def standalone(self) -> bool:
@@ -110,14 +117,33 @@ def numbers_in(text: str) -> list[Number]:
     return _judge(text, found)
 
 
+def _digits_value(digits: str) -> str:
+    """The digits of one written number as Python reads a float: group separators out, the decimal mark a point.
+
+    The last of ``.`` and ``,`` is the decimal mark when both are written; a lone
+    comma with one or two digits after it is a decimal comma; otherwise commas,
+    spaces, apostrophes and repeated dots group thousands (or lakhs).
+
+    >>> [_digits_value(d) for d in ("1.234,5", "1,234.5", "12,5", "1.234.567", "1 234,56", "1'234.5", "12,34,567")]
+    ['1234.5', '1234.5', '12.5', '1234567', '1234.56', '1234.5', '1234567']
+    """
+    for group in (" ", "'", "\u2019"):
+        digits = digits.replace(group, "")
+    if "," in digits and "." in digits:
+        decimal = "," if digits.rfind(",") > digits.rfind(".") else "."
+        group = "." if decimal == "," else ","
+        return digits.replace(group, "").replace(decimal, ".")
+    if digits.count(".") > 1:
+        return digits.replace(".", "")
+    if digits.count(",") == 1 and re.fullmatch(r"\d+,\d{1,2}", digits):
+        return digits.replace(",", ".")
+    if digits.count(",") == 1 and re.fullmatch(r"\d+,\d{4,}|0,\d+", digits):
+        return digits.replace(",", ".")
+    return digits.replace(",", "")
+
+
 def _read(text: str, match: re.Match[str]) -> Number | None:
-    digits = match.group("digits")
-    if re.fullmatch(r"\d{1,3}(?:\.\d{3})+,\d+", digits):
-        digits = digits.replace(".", "").replace(",", ".")
-    elif re.fullmatch(r"\d+,\d{1,2}", digits):
-        digits = digits.replace(",", ".")
-    else:
-        digits = digits.replace(",", "")
+    digits = _digits_value(match.group("digits"))
     try:
         value = float(digits + (match.group("exp") or ""))
     except (OverflowError, ValueError):
@@ -126,15 +152,91 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     for word in (match.group("suffix"), match.group("word")):
         if word:
             scale *= _SCALES.get(word, _SCALES.get(word.lower(), 1.0))
+    end = match.end()
+    if scale == 1.0 and not match.group("pct") and not match.group("times"):
+        local = scale_word_after(text, end)
+        if local is not None:
+            scale, end = local
     start = match.start()
+    worded = False
     if _negative(text, start):
         value = -value
         start -= 1 if text[start - 1] == "-" else 0
+    elif value > 0 and _WORDED_DECREASE.search(text[max(0, start - 40):start]):
+        value, worded = -value, True
     if not math.isfinite(value * scale):
         return None
-    plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct"))
+    plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct") or match.group("times"))
     year = plain and re.fullmatch(r"(?:19|20)\d\d", match.group("digits")) is not None
-    return Number(value, scale, match.group("pct") is not None, start, match.end(), "answer", year)
+    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year, worded)
+
+
+_WORDED_DECREASE = re.compile(
+    r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+of"
+    r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
+    r"(?:\s+by)?"
+    r"|\b(?:baj[oó]|cay[oó]|disminuy[oó]|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?))"
+    r"\s+(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$",
+    re.IGNORECASE,
+)
+"""A decrease stated in words before a positive number ("fell by 8.9%", "a deficit of 845"): the number is read negative."""
+
+
+@lru_cache(maxsize=1)
+def _cldr_scales() -> tuple[re.Pattern[str], dict[str, float]]:
+    """Scale words after a number, from CLDR's compact decimal formats (babel), e.g. ``Millionen``, ``milliards``, ``万``, ``억``.
+
+    English comes first and wins a word two languages share ("billion" is 1e9);
+    short forms under three letters are taken from English only (and never one
+    letter: ``42 m`` is metres; ``k``/``M``/``B`` are read by the number pattern).
+    """
+    from babel import Locale
+
+    table: dict[str, float] = {}
+    for code in SCALE_LANGUAGES:
+        locale = Locale.parse(code)
+        for kind in ("long", "short"):
+            for by_magnitude in locale.compact_decimal_formats.get(kind, {}).values():
+                for magnitude, form in by_magnitude.items():
+                    pattern = str(getattr(form, "pattern", form))
+                    zeros = pattern.count("0")
+                    word = " ".join(pattern.replace("0", "").replace("'", "").split()).strip()
+                    if not word or not zeros or (len(word.rstrip(".")) < 3 and not (code == "en" and len(word) > 1) and not _CJK.match(word)):
+                        continue
+                    scale = float(magnitude) / 10 ** (zeros - 1)
+                    if scale <= 1:
+                        continue
+                    for key in (word.lower(), word.lower().rstrip(".")):
+                        table.setdefault(key, scale)
+    words = sorted(table, key=len, reverse=True)
+    pattern = re.compile(
+        r"[ \u00a0]?(" + "|".join(re.escape(w) for w in words) + r")(?:(?<=\.)|(?![^\W\d_])|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))",
+        re.IGNORECASE,
+    )
+    return pattern, table
+
+
+SCALE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "zh", "ja", "ko")
+"""Languages whose CLDR scale words (thousand … trillion, 万, 億) are read after a number."""
+
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+_SCALE_START = re.compile(r"[ \u00a0]?[^\W\d_]")
+
+
+def scale_word_after(text: str, end: int) -> tuple[float, int] | None:
+    """(scale, new end) when a scale word in any of :data:`SCALE_LANGUAGES` follows a number ending at ``end``.
+
+    >>> scale_word_after("42 Millionen Euro", 2), scale_word_after("3,5 milliards", 3), scale_word_after("42万人", 2)
+    ((1000000.0, 12), (1000000000.0, 13), (10000.0, 3))
+    """
+    if not _SCALE_START.match(text, end):
+        return None
+    pattern, table = _cldr_scales()
+    match = pattern.match(text, end)
+    if match is None:
+        return None
+    word = match.group(1).lower()
+    return table.get(word, table.get(word.rstrip("."), 1.0)), match.end()
 
 
 def _negative(text: str, start: int) -> bool:
@@ -170,7 +272,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
             _YEAR_BEFORE.search(text[max(0, number.start - 12):number.start]) is not None
             or re.match(r"\s*[-/]\s*\d", text[number.end:number.end + 4]) is not None
         )
-        judged.append(Number(number.value, number.scale, number.percent, number.start, number.end, roles[i], year))
+        judged.append(replace(number, role=roles[i], year=year))
     return judged
 
 

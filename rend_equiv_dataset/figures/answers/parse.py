@@ -66,6 +66,8 @@ from typing import NamedTuple
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
 from rend_equiv_dataset.figures.answers.numbers import Number, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
+    SPAN,
+    last_marker,
     lead_segment,
     marked_span,
     prepare,
@@ -77,7 +79,7 @@ from rend_equiv_dataset.figures.answers.text import (
 
 ParsedAnswer = float | str | None
 
-__all__ = ["ParsedAnswer", "normalize_label", "parse_answer", "question_scale"]
+__all__ = ["HIGH", "LOW", "LOW_CONFIDENCE", "MEDIUM", "ParsedAnswer", "Reading", "normalize_label", "parse_answer", "question_scale", "read_answer"]
 
 MAX_SENTENCES = 40
 """Sentences of the look-back window considered for the last committed statement."""
@@ -96,15 +98,22 @@ _COMPARED_AMOUNT = re.compile(
 )
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
-    r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather|instead|i\s+mean|sorry"
-    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting)\b|\bno\s*(?:[,\u2014\u2013]|-\s)",
+    r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
+    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
+    r"|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
+    r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
+    r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|아니",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
     r"\b(?:(?:is|are|seems?)\s+(?:also|equally)\s+(?:possible|plausible|likely)|(?:could|might|may)\s+(?:also|equally)\s+be)\b",
     re.IGNORECASE,
 )
-_TENTATIVE = re.compile(r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought)\b", re.IGNORECASE)
+_TENTATIVE = re.compile(
+    r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought|according\s+to|some\s+sources|reportedly"
+    r"|one\s+might|you\s+might|could\s+be\s+read)\b",
+    re.IGNORECASE,
+)
 _CONTRAST = re.compile(r"\b(?:but|however|yet)\b", re.IGNORECASE)
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
@@ -200,12 +209,37 @@ def _polarity(text: str) -> int:
     return 1 if match.group("high") else -1
 
 
+class Reading(NamedTuple):
+    """What the reader made of one output, and why.
+
+    ``value`` is the answer (``None``: no answer); ``rule`` names the step that
+    decided (:data:`RULES`); ``confidence`` is :data:`HIGH`, :data:`MEDIUM` or
+    :data:`LOW`; ``evidence`` is the piece of text the answer was read from;
+    ``either_sign`` marks a number whose sign came from words ("fell by 8.9%"),
+    which a grader accepts with either sign.
+    """
+
+    value: ParsedAnswer
+    rule: str
+    confidence: float
+    evidence: str = ""
+    either_sign: bool = False
+
+
+HIGH, MEDIUM, LOW = 0.95, 0.75, 0.4
+"""Confidence levels: an answer alone or after a marker; a committed statement chosen among others; a guess or nothing."""
+LOW_CONFIDENCE = 0.5
+"""Readings below this confidence are counted as low-confidence by ``grade``."""
+RULES = ("plain", "marker", "corrected-marker", "reasoning-marker", "lead", "committed", "none")
+"""The steps a :class:`Reading` can come from (docs/design.md §3.5)."""
+
+
 def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> ParsedAnswer:
     """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be.
 
     ``question`` (optional) supplies the unit numbers are read in, the
-    direction a comparison is asked in and the categories and numbers it
-    names (see the module docstring).
+    direction a comparison is asked in and the categories, periods and numbers
+    it names (see the module docstring). :func:`read_answer` also says why.
 
     >>> parse_answer("About 55 thousand", "number", question="How many visitors in Q3, in thousand?")
     55.0
@@ -214,53 +248,99 @@ def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), que
     >>> parse_answer("<think>30.5 - 12 = 18.5</think>\\n\\nThe answer is 30.5 - 12.", "number") is None
     True
     """
+    return read_answer(text, answer_type, labels, question).value
+
+
+def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> Reading:
+    """:func:`parse_answer` with the rule that decided, a confidence and the evidence.
+
+    >>> read_answer("Answer: 30.5? No, 42.7.", "number")[:3]
+    (42.7, 'corrected-marker', 0.95)
+    >>> read_answer("Germany 38, France 42.", "number", ("Germany", "France"), "What is the value for France?")[:2]
+    (42.0, 'committed')
+    """
     if not isinstance(text, str) or not text.strip() or answer_type not in ("number", "label"):
-        return None
+        return _NONE
     if question is not None and not isinstance(question, str):
         question = None
     reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
     if answer_type == "label" and not reader.index.keys:
-        return None
+        return _NONE
     plain = text.strip()
     if answer_type == "number" and _PLAIN_NUMBER.fullmatch(plain):
-        return _in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader)
+        return Reading(_in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader), "plain", HIGH, plain)
     if answer_type == "label" and plain in labels:
-        return plain
+        return Reading(plain, "plain", HIGH, plain)
     prepared = prepare(text)
     visible = visible_text(prepared)
     if not visible.strip():
         span = marked_span(reasoning_text(prepared))
-        return _finish(_read_marked(span, reader), reader) if span is not None else None
+        if span is None:
+            return _NONE
+        return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
+    marker = last_marker(visible)
     span = marked_span(visible)
     if span is not None:
+        after = visible[marker[0]:] if marker is not None and not marker[1] else span
+        corrected = _after_correction(after, reader)
+        if corrected is not None:
+            return corrected
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
-            return _finish(verdict, reader)
+            return _finish(verdict, reader, "marker", span)
     lead, rest = lead_segment(visible)
     if lead and not _STRONG_CORRECTION.search(rest[:400]):
         verdict = _read_bare(lead, reader)
         if verdict.kind != NOTHING:
-            return _finish(verdict, reader)
-    return _finish(_read_committed(tail_window(visible), reader), reader)
+            return _finish(verdict, reader, "lead", lead)
+    verdict, evidence = _read_committed(tail_window(visible), reader)
+    return _finish(verdict, reader, "committed", evidence)
+
+
+def _after_correction(after: str, question: _Question) -> Reading | None:
+    """The answer a correction after the last marker commits to ("Answer: 30.5? No, 42.7."), if it gives one."""
+    point = 0
+    for match in _STRONG_CORRECTION.finditer(after, 0, min(len(after), 4 * SPAN)):
+        point = match.end()
+    if not point:
+        return None
+    verdict, evidence = _read_committed(after[point:point + SPAN], question)
+    if verdict.kind != ANSWER:
+        return None
+    return _finish(verdict, question, "corrected-marker", evidence)
 
 
 class Verdict(NamedTuple):
-    """What one piece of text says: an answer, a refusal (hedge, unfinished arithmetic) or nothing."""
+    """What one piece of text says: an answer, a refusal (hedge, unfinished arithmetic) or nothing.
+
+    ``ambiguous`` marks an answer chosen among several values still standing.
+    """
 
     kind: str
     value: Number | float | str | None = None
     polar: bool = False
+    ambiguous: bool = False
 
 
-def _finish(verdict: Verdict, question: _Question) -> ParsedAnswer:
-    kind, value, _ = verdict
+_NONE = Reading(None, "none", LOW)
+_BASE_CONFIDENCE = {"marker": HIGH, "corrected-marker": HIGH, "reasoning-marker": MEDIUM, "lead": HIGH, "committed": MEDIUM}
+
+
+def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> Reading:
+    kind, value, _, ambiguous = verdict
+    evidence = " ".join(evidence.split())[:160]
+    if kind == REFUSED:
+        return Reading(None, rule, MEDIUM, evidence)
     if kind != ANSWER:
-        return None
+        return Reading(None, "none", LOW, evidence)
+    confidence = _BASE_CONFIDENCE.get(rule, MEDIUM)
+    if ambiguous:
+        confidence = LOW if rule == "committed" else MEDIUM
     if isinstance(value, Number):
-        return _in_question_unit(value, question)
+        return Reading(_in_question_unit(value, question), rule, confidence, evidence, value.worded_sign)
     if isinstance(value, float | str):
-        return value
-    return None
+        return Reading(value, rule, confidence, evidence)
+    return Reading(None, "none", LOW, evidence)
 
 
 def _in_question_unit(number: Number, question: _Question) -> float:
@@ -300,20 +380,37 @@ def _read_bare(lead: str, question: _Question) -> Verdict:
     return _read_piece(lead, question, alone=True)
 
 
-def _read_committed(window: str, question: _Question) -> Verdict:
-    """The last committed statement: the best-scoring sentence, the latest on ties."""
-    best: tuple[int, Verdict] | None = None
+def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
+    """The last committed statement: the best-scoring sentence, the latest on ties; (verdict, its sentence).
+
+    When another sentence with the same score gives a different answer, the verdict is marked ambiguous.
+    """
+    best: tuple[int, Verdict, str] | None = None
+    rival = False
     candidates = sentences(window)[-MAX_SENTENCES:]
     for position, sentence in enumerate(reversed(candidates)):
         verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
         if verdict.kind == UNFINISHED and position == 0:
-            return Verdict(REFUSED)
+            return Verdict(REFUSED), sentence
         if verdict.kind in (NOTHING, UNFINISHED):
             continue
         score = _commitment(sentence, verdict, question)
         if best is None or score > best[0]:
-            best = (score, verdict)
-    return best[1] if best is not None else Verdict(NOTHING)
+            best = (score, verdict, sentence)
+            rival = False
+        elif score == best[0] and _value_key(verdict) != _value_key(best[1]):
+            rival = True
+    if best is None:
+        return Verdict(NOTHING), ""
+    verdict = best[1]
+    if rival and verdict.kind == ANSWER:
+        verdict = verdict._replace(ambiguous=True)
+    return verdict, best[2]
+
+
+def _value_key(verdict: Verdict) -> object:
+    value = verdict.value
+    return (verdict.kind, value.value if isinstance(value, Number) else value)
 
 
 def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
