@@ -80,10 +80,11 @@ def grade_reading(
 ) -> tuple[Grade, Reading]:
     """:func:`grade` with the :class:`~rend_equiv_dataset.figures.answers.parse.Reading` behind it (rule, confidence, evidence).
 
-    A number whose sign was stated in words ("fell by 8.9%") is correct with either sign.
+    A number with a scale word, under a question that names no unit, is also
+    correct as written ("365.82 billion" for 365.82).
 
-    >>> grade_reading("Sales fell by 8.9% last year.", "8.9", "number")[0]
-    Grade(answer='-8.9', correct=True)
+    >>> grade_reading("Revenue reached 365.82 billion dollars.", "365.82", "number")[0]
+    Grade(answer='365820000000', correct=True)
     """
     if answer_type not in ANSWER_TYPES:
         raise InputError(f"must be one of {list(ANSWER_TYPES)}, got {answer_type!r}", field="answer_type")
@@ -104,8 +105,8 @@ def compare(reading: Reading, reference: float | str | None, answer_type: str) -
     if reference is None:
         return Grade(answer, False)
     correct = within(parsed, reference, answer_type)
-    if not correct and reading.either_sign and answer_type == "number":
-        correct = within(-float(parsed), reference, answer_type)
+    if not correct and answer_type == "number":
+        correct = any(within(value, reference, answer_type) for value in reading.also)
     return Grade(answer, correct)
 
 

@@ -57,7 +57,7 @@ _NUMBER = re.compile(
       | \d+(?:\.\d+)?
       | \.\d+
     )
-    (?P<exp>[eE][-+]?\d+)?
+    (?P<exp>[eE][-+]?\d+|\s?[×x*]\s?10\s?(?:\^|\*\*)\s?[-+]?\d+)?
     (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
     (?:\s+(?P<word>(?i:thousand|million|billion|trillion))s?\b)?
     (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
@@ -77,8 +77,15 @@ _NEGATION_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding)\s+(?:be\s+|equal\s+to\s+|exactly\s+|the\s+)?$",
     re.IGNORECASE,
 )
-_OR_BETWEEN = re.compile(r"(?:,\s*)?or(?:\s+(?:maybe|perhaps|possibly|about|around|even))?|/")
-_HEDGE_BEFORE = re.compile(r"\b(?:between|about|around|approximately|roughly|somewhere)\s+(?:the\s+)?$", re.IGNORECASE)
+_OR_BETWEEN = re.compile(
+    r"(?:,\s*)?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    re.IGNORECASE,
+)
+_HEDGE_BEFORE = re.compile(
+    r"\b(?:between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
+    re.IGNORECASE,
+)
+_RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-"})
 
 
 @dataclass(frozen=True)
@@ -88,8 +95,8 @@ class Number:
     ``value`` carries the sign; ``scale`` is the scale word or suffix written
     after it (1 without one); ``role`` is ``answer``, or ``operand``, ``hedge``
     or ``negated`` for a number that cannot be the answer on its own; ``year``
-    marks a four-digit integer in a date context; ``worded_sign`` marks a sign
-    read from words ("fell by 8.9%"), which a grader accepts either way.
+    marks a four-digit integer in a date context. A decrease stated in words
+    before a positive number ("fell by 8.9%", "a deficit of 845") makes it negative.
     """
 
     value: float
@@ -99,7 +106,6 @@ class Number:
     end: int
     role: str = "answer"
     year: bool = False
-    worded_sign: bool = False
 
     @property
     def standalone(self) -> bool:
@@ -145,7 +151,10 @@ def _digits_value(digits: str) -> str:
 def _read(text: str, match: re.Match[str]) -> Number | None:
     digits = _digits_value(match.group("digits"))
     try:
-        value = float(digits + (match.group("exp") or ""))
+        exponent = match.group("exp") or ""
+        if exponent and exponent[:1] not in "eE":
+            exponent = "e" + re.sub(r"^.*?10\s?(?:\^|\*\*)\s?", "", exponent)
+        value = float(digits + exponent)
     except (OverflowError, ValueError):
         return None
     scale = 1.0
@@ -158,17 +167,16 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
         if local is not None:
             scale, end = local
     start = match.start()
-    worded = False
     if _negative(text, start):
         value = -value
         start -= 1 if text[start - 1] == "-" else 0
     elif value > 0 and _WORDED_DECREASE.search(text[max(0, start - 40):start]):
-        value, worded = -value, True
+        value = -value
     if not math.isfinite(value * scale):
         return None
     plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct") or match.group("times"))
     year = plain and re.fullmatch(r"(?:19|20)\d\d", match.group("digits")) is not None
-    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year, worded)
+    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year)
 
 
 _WORDED_DECREASE = re.compile(
@@ -262,7 +270,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         elif between in _EQUALS:
             roles[i] = "operand"
             roles[i + 1] = "operand" if _followed_by_operator(text, right.end) else "answer"
-        elif _OR_BETWEEN.fullmatch(between) or (between in ("and", "to") and _HEDGE_BEFORE.search(before)):
+        elif _OR_BETWEEN.fullmatch(between) or (between in _RANGE_BETWEEN and _HEDGE_BEFORE.search(before)):
             roles[i] = roles[i + 1] = "hedge"
     judged = []
     for i, number in enumerate(found):

@@ -100,7 +100,7 @@ _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
-    r"|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
+    r"|на\s+самом\s+деле|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
     r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|아니",
     re.IGNORECASE,
@@ -111,10 +111,10 @@ _OPEN_ALTERNATIVE = re.compile(
 )
 _TENTATIVE = re.compile(
     r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought|according\s+to|some\s+sources|reportedly"
-    r"|one\s+might|you\s+might|could\s+be\s+read)\b",
+    r"|one\s+might|you\s+might|could\s+be\s+read|сначала|d'abord|zun[äa]chst|al\s+principio)\b",
     re.IGNORECASE,
 )
-_CONTRAST = re.compile(r"\b(?:but|however|yet)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|yet|но|mais|aber|pero|ma|mas)\b|但是?|でも|しかし|하지만", re.IGNORECASE)
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
     r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
@@ -135,12 +135,20 @@ _NEGATED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
+_HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
 _LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b", re.IGNORECASE)
 _THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_RATIO_QUESTION = re.compile(r"\bratio\b", re.IGNORECASE)
+_RATIO = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])")
+_CONTEXT_BEFORE = re.compile(
+    r"\b(?:(?:up|down|rising|falling|increas(?:ed|ing)|decreas(?:ed|ing)|climb(?:ed|ing)|grew|growing)\s+from|compared\s+(?:to|with)"
+    r"|versus|vs\.?|relative\s+to|against|previous(?:ly)?|prior)\s+(?:about\s+|around\s+|roughly\s+)?[$€£¥]?\s?$",
+    re.IGNORECASE,
+)
+"""Words before a number that make it a point of comparison ("up from 274.52"), not the statement."""
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
@@ -184,6 +192,8 @@ class _Question:
     polarity: int
     focus: frozenset[str]
     numbers: frozenset[float]
+    unit: bool = False
+    ratio: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -193,7 +203,9 @@ class _Question:
         focus = frozenset(m.label for m in mentions(text, index)) if text else frozenset()
         fraction = bool(_FRACTION_QUESTION.search(text)) and not _PERCENT_QUESTION.search(text)
         numbers = frozenset(n.value for n in numbers_in(text))
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers)
+        unit = bool(question and _UNIT_WORDS.search(question))
+        ratio = bool(_RATIO_QUESTION.search(text))
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio)
 
 
 @lru_cache(maxsize=4096)
@@ -223,7 +235,7 @@ class Reading(NamedTuple):
     rule: str
     confidence: float
     evidence: str = ""
-    either_sign: bool = False
+    also: tuple[float, ...] = ()
 
 
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.4
@@ -274,9 +286,14 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     prepared = prepare(text)
     visible = visible_text(prepared)
     if not visible.strip():
-        span = marked_span(reasoning_text(prepared))
+        reasoning = reasoning_text(prepared)
+        span = marked_span(reasoning)
         if span is None:
             return _NONE
+        marker = last_marker(reasoning)
+        corrected = _after_correction(reasoning[marker[0]:] if marker is not None and not marker[1] else span, reader)
+        if corrected is not None:
+            return corrected._replace(rule="reasoning-marker", confidence=MEDIUM)
         return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
     marker = last_marker(visible)
     span = marked_span(visible)
@@ -337,7 +354,8 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
     if ambiguous:
         confidence = LOW if rule == "committed" else MEDIUM
     if isinstance(value, Number):
-        return Reading(_in_question_unit(value, question), rule, confidence, evidence, value.worded_sign)
+        also = (value.value,) if value.scale != 1.0 and not question.unit else ()
+        return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
     if isinstance(value, float | str):
         return Reading(value, rule, confidence, evidence)
     return Reading(None, "none", LOW, evidence)
@@ -462,6 +480,11 @@ def _correction_point(piece: str) -> int:
 
 
 def _read_number(piece: str, question: _Question) -> Verdict:
+    if question.ratio:
+        ratio = _RATIO.search(piece)
+        if ratio is not None and float(ratio.group(2)) != 0:
+            value = float(ratio.group(1)) / float(ratio.group(2))
+            return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
     found = numbers_in(piece)
     if not found:
         return _read_number_words(piece)
@@ -475,11 +498,12 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         words = _read_number_words(piece)
         if words.kind == ANSWER:
             return words
-    candidates = _drop_starting_points(piece, candidates)
-    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
+    candidates = _drop_starting_points(piece, candidates)
+    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
+    candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
     for point in (_correction_point(piece), _last_conclusion(piece)):
         later = [n for n in candidates if n.start >= point]
         if point and later:

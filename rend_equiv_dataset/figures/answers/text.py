@@ -32,14 +32,25 @@ _VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
 _VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
 
 
-def prepare(text: str) -> str:
-    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, NFKC, minus-like dashes as ``-``.
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d|[\u066b\u066c\u200e\u200f\u061c]")
+_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u200e": "", "\u200f": "", "\u061c": ""}
 
-    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½")
-    ('123.5', '1234', '-12', '12.5')
+
+def _ascii_digit(match: re.Match[str]) -> str:
+    """Any script's decimal digit (Arabic-Indic, Devanagari, Thai …) as ASCII; Arabic separators as ``.``/``,``; bidi marks out."""
+    char = match.group(0)
+    return _SEPARATORS.get(char) if char in _SEPARATORS else str(unicodedata.decimal(char))
+
+
+def prepare(text: str) -> str:
+    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, any script's digits as ASCII, NFKC, dashes as ``-``.
+
+    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½"), prepare("-٨٫٩")
+    ('123.5', '1234', '-12', '12.5', '-8.9')
     """
     if text.isascii():
         return text
+    text = _OTHER_DIGIT.sub(_ascii_digit, text)
     if "\u00a0" in text or "\u2009" in text or "\u202f" in text or "\u2007" in text:
         text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
@@ -185,7 +196,7 @@ def _boxed_content(text: str, start: int) -> str:
     return text[start:end]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*|[\"')\]])?\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*")
 
 
 def sentences(text: str) -> list[str]:
