@@ -139,6 +139,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
     clashes: set[str] = set()
     ordinary: set[str] = set()
     cased: set[str] = set()
+    uncased: set[str] = set()
     own: set[str] = set()
     longest = 2 if labels else 0
     for label in labels:
@@ -157,8 +158,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
                 if keys.get(key, label) != label:
                     clashes.add(key)
                 keys[key] = label
-                if upper:
-                    cased.add(key)
+                (cased if upper else uncased).add(key)
     if any(_quarter(_TOKEN.findall(label.lower())) for label in labels):
         longest = max(longest, 4)
     exact = {"".join(t.lower() for t in _TOKEN.findall(label)): label for label in labels}
@@ -168,7 +168,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
         else:
             del keys[key]
     prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
-    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - own))
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own))
 
 
 def _may_start(token: str, index: LabelIndex) -> bool:

@@ -48,12 +48,12 @@ _NUMBER = re.compile(
     (?<!GLUED)(?<![.])(?<!\d,)
     (?P<cur>[$€£¥₹]\s?)?
     (?P<digits>
-        \d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?(?![\d,])
-      | \d{1,3}(?:\.\d{3})+,\d+(?![\d,])
-      | \d{1,3}(?:\.\d{3}){2,}(?![\d,]|\.\d)
-      | \d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])
+        \d{1,2}(?:,\d\d)+,\d{3}(?:\.\d+)?(?!\d|,\d)
+      | \d{1,3}(?:\.\d{3})+,\d+(?!\d|,\d)
+      | \d{1,3}(?:\.\d{3}){2,}(?!\d|,\d|\.\d)
+      | \d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)
       | \d{1,3}(?P<group>[ '’])\d{3}(?:(?P=group)\d{3})*(?:[.,]\d+)?(?![\d'’]|\s\d)
-      | \d+,\d{1,2}(?![\d,])
+      | \d+,\d{1,2}(?!\d|,\d)
       | \d+(?:\.\d+)?
       | \.\d+
     )
@@ -114,13 +114,32 @@ class Number:
 
 
 def numbers_in(text: str) -> list[Number]:
-    """Every number in ``text``, left to right (see the module docstring)."""
+    """Every number in ``text``, left to right (see the module docstring).
+
+    >>> [n.value * n.scale for n in numbers_in("2億8460万人, 약 3억 2천만 명")]
+    [284600000.0, 320000000.0]
+    """
     found: list[Number] = []
     for match in _NUMBER.finditer(text):
         number = _read(text, match)
-        if number is not None:
-            found.append(number)
+        if number is None:
+            continue
+        if found and _compound(text, found[-1], number):
+            last = found.pop()
+            number = replace(last, value=(last.value * last.scale + number.value * number.scale) / last.scale, end=number.end)
+        found.append(number)
     return _judge(text, found)
+
+
+def _compound(text: str, first: Number, second: Number) -> bool:
+    """Whether two numbers are one East Asian amount written in parts (``2億 8460万``: the larger unit first)."""
+    return (
+        first.scale > second.scale
+        and first.scale >= 1e4
+        and _CJK.match(text, first.end - 1) is not None
+        and text[first.end:second.start].strip() == ""
+        and (second.scale == 1.0 or _CJK.match(text, second.end - 1) is not None)
+    )
 
 
 def _digits_value(digits: str) -> str:
@@ -165,7 +184,9 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     if scale == 1.0 and not match.group("pct") and not match.group("times"):
         local = scale_word_after(text, end)
         if local is not None:
-            scale, end = local
+            scale, end, dot_groups = local
+            if dot_groups and re.fullmatch(r"\d{1,3}\.\d{3}", match.group("digits")):
+                value *= 1000
     start = match.start()
     if _negative(text, start):
         value = -value
@@ -191,18 +212,21 @@ _WORDED_DECREASE = re.compile(
 
 
 @lru_cache(maxsize=1)
-def _cldr_scales() -> tuple[re.Pattern[str], dict[str, float]]:
+def _cldr_scales() -> tuple[re.Pattern[str], dict[str, tuple[float, bool]]]:
     """Scale words after a number, from CLDR's compact decimal formats (babel), e.g. ``Millionen``, ``milliards``, ``万``, ``억``.
 
+    Each word maps to (scale, whether its language groups thousands with ``.``).
     English comes first and wins a word two languages share ("billion" is 1e9);
     short forms under three letters are taken from English only (and never one
     letter: ``42 m`` is metres; ``k``/``M``/``B`` are read by the number pattern).
     """
     from babel import Locale
+    from babel.numbers import get_group_symbol
 
-    table: dict[str, float] = {}
+    table: dict[str, tuple[float, bool]] = {}
     for code in SCALE_LANGUAGES:
         locale = Locale.parse(code)
+        dot_groups = get_group_symbol(locale) == "."
         for kind in ("long", "short"):
             for by_magnitude in locale.compact_decimal_formats.get(kind, {}).values():
                 for magnitude, form in by_magnitude.items():
@@ -215,7 +239,7 @@ def _cldr_scales() -> tuple[re.Pattern[str], dict[str, float]]:
                     if scale <= 1:
                         continue
                     for key in (word.lower(), word.lower().rstrip(".")):
-                        table.setdefault(key, scale)
+                        table.setdefault(key, (scale, dot_groups))
     words = sorted(table, key=len, reverse=True)
     pattern = re.compile(
         r"[ \u00a0]?(" + "|".join(re.escape(w) for w in words) + r")(?:(?<=\.)|(?![^\W\d_])|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))",
@@ -231,11 +255,16 @@ _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _SCALE_START = re.compile(r"[ \u00a0]?[^\W\d_]")
 
 
-def scale_word_after(text: str, end: int) -> tuple[float, int] | None:
-    """(scale, new end) when a scale word in any of :data:`SCALE_LANGUAGES` follows a number ending at ``end``.
+def scale_word_after(text: str, end: int) -> tuple[float, int, bool] | None:
+    """(scale, new end, dot groups) when scale words in any of :data:`SCALE_LANGUAGES` follow a number ending at ``end``.
+
+    Chinese, Japanese and Korean scale characters stack (``2천만`` is 2 × 1000 × 10⁴).
+    ``dot groups`` says the word's language writes ``1.186`` for one thousand one hundred eighty-six.
 
     >>> scale_word_after("42 Millionen Euro", 2), scale_word_after("3,5 milliards", 3), scale_word_after("42万人", 2)
-    ((1000000.0, 12), (1000000000.0, 13), (10000.0, 3))
+    ((1000000.0, 12, True), (1000000000.0, 13, False), (10000.0, 3, False))
+    >>> scale_word_after("2천만", 1)
+    (10000000.0, 3, False)
     """
     if not _SCALE_START.match(text, end):
         return None
@@ -244,7 +273,16 @@ def scale_word_after(text: str, end: int) -> tuple[float, int] | None:
     if match is None:
         return None
     word = match.group(1).lower()
-    return table.get(word, table.get(word.rstrip("."), 1.0)), match.end()
+    scale, dot_groups = table.get(word, table.get(word.rstrip("."), (1.0, False)))
+    position = match.end()
+    while _CJK.match(word) and position < len(text) and _CJK.match(text, position):
+        more = pattern.match(text, position)
+        if more is None or not _CJK.match(more.group(1)):
+            break
+        word = more.group(1).lower()
+        scale *= table.get(word, (1.0, False))[0]
+        position = more.end()
+    return scale, position, dot_groups
 
 
 def _negative(text: str, start: int) -> bool:

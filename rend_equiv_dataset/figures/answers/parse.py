@@ -85,12 +85,12 @@ MAX_SENTENCES = 40
 """Sentences of the look-back window considered for the last committed statement."""
 
 _CLAUSE = re.compile(
-    r",\s|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)"
+    r",\s|,(?=[^\W\d])|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)|、|而|但|，"
     r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than)\b",
     re.IGNORECASE,
 )
 _LABEL_CLAUSE = re.compile(
-    r",\s|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
+    r",\s|,(?=[^\W\d])|、|而|但|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
     re.IGNORECASE,
 )
 _COMPARED_AMOUNT = re.compile(
@@ -137,7 +137,10 @@ _NEGATED_BEFORE = re.compile(
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
 _LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
-_POLARITY = re.compile(rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b", re.IGNORECASE)
+_POLARITY = re.compile(
+    rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
+    re.IGNORECASE,
+)
 _THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
@@ -218,7 +221,7 @@ def _polarity(text: str) -> int:
     match = _POLARITY.search(text)
     if match is None:
         return 0
-    return 1 if match.group("high") else -1
+    return 1 if match.group("high") or match.group("high_cjk") else -1
 
 
 class Reading(NamedTuple):
@@ -636,7 +639,7 @@ def _comparison(piece: str, found: list[Mention], start: int, end: int, question
     after = [m for m in found if than.end() <= m.start < after_end]
     if not before or not after:
         return None
-    stated = 1 if word.group("high") else -1
+    stated = 1 if word.group("high") or word.group("high_cjk") else -1
     if _NEGATION.search(clause[:word.start()]):
         stated = -stated
     wanted = question.polarity or 1
@@ -656,7 +659,7 @@ def _superlative(clause: str, clause_start: int, in_clause: list[Mention], quest
     word = _POLARITY.search(clause)
     if word is None or not question.polarity:
         return None
-    stated = 1 if word.group("high") else -1
+    stated = 1 if word.group("high") or word.group("high_cjk") else -1
     if _NEGATION.search(clause[:word.start()]):
         stated = -stated
     labels = list(dict.fromkeys(m.label for m in in_clause))
