@@ -64,7 +64,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
     last_marker,
@@ -542,7 +542,10 @@ def _last_conclusion(piece: str) -> int:
 def _read_number_words(piece: str) -> Verdict:
     runs = number_words(piece)
     if not runs:
-        return Verdict(NOTHING)
+        foreign = foreign_number_words(piece)
+        if len({n.value for n in foreign}) == 1:
+            return Verdict(ANSWER, foreign[0])
+        return Verdict(REFUSED) if foreign else Verdict(NOTHING)
     runs = [run for run in runs if not _NEGATED_BEFORE.search(piece[max(0, run[1] - 30):run[1]])] or runs
     value, start, end = runs[-1] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0]
     if value is None or len({v for v, _, _ in runs}) > 1 and _OR.search(piece):
