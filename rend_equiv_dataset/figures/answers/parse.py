@@ -152,6 +152,11 @@ _CONTEXT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """Words before a number that make it a point of comparison ("up from 274.52"), not the statement."""
+_TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
+"""An output that stops at an empty list item: cut off before it committed to anything."""
+_LIST_ITEM = re.compile(r"[-*•]?\s*[^:\n]{1,40}:\s*[-$€£¥]?\d")
+_CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
+_CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
@@ -308,8 +313,12 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
+    if _TRUNCATED_LIST.search(visible):
+        return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
-    if lead and not _STRONG_CORRECTION.search(rest[:400]):
+    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not (
+        answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
+    ):
         verdict = _read_bare(lead, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "lead", lead)
@@ -583,6 +592,9 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     found = mentions(piece, question.index, alone=alone)
     if not found:
         return Verdict(NOTHING)
+    chain = _ordering_chain(piece, found)
+    if chain is not None:
+        return Verdict(ANSWER, chain[0] if question.polarity >= 0 else chain[-1], True)
     point = _correction_point(piece)
     if point and any(m.start >= point for m in found):
         found = [m for m in found if m.start >= point]
@@ -626,6 +638,22 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     if len(remaining) == 1:
         return Verdict(ANSWER, remaining[0])
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
+
+
+def _ordering_chain(piece: str, found: list[Mention]) -> list[str] | None:
+    """Labels ordered from highest to lowest when the piece is a chain ``A > B > C`` (or ``C < B < A``), else ``None``."""
+    if len(found) < 2:
+        return None
+    signs = set()
+    for left, right in zip(found, found[1:]):
+        between = _CHAIN_NOISE.sub("", piece[left.end:right.start])
+        if between not in (">", "<"):
+            return None
+        signs.add(between)
+    if len(signs) != 1:
+        return None
+    labels = [m.label for m in found]
+    return labels if signs == {">"} else labels[::-1]
 
 
 def _comparison(piece: str, found: list[Mention], start: int, end: int, question: _Question) -> tuple[str | None, set[str]] | None:
