@@ -304,7 +304,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
             return corrected._replace(rule="reasoning-marker", confidence=MEDIUM)
         return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
     marker = last_marker(visible)
-    span = marked_span(visible)
+    span = marked_span(visible, marker)
     if span is not None:
         after = visible[marker[0]:] if marker is not None and not marker[1] else span
         corrected = _after_correction(after, reader)
@@ -313,7 +313,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
-    if _TRUNCATED_LIST.search(visible):
+    if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
     if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not (

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 LOOK_BACK = 2500
 """Characters at the end of the output searched for the last committed statement."""
@@ -32,8 +33,25 @@ _VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
 _VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
 
 
-_OTHER_DIGIT = re.compile(r"(?![0-9])\d|[\u066b\u066c\u200e\u200f\u061c]")
 _SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u200e": "", "\u200f": "", "\u061c": ""}
+
+
+@lru_cache(maxsize=1)
+def _other_digits() -> re.Pattern[str]:
+    """One character class of every non-ASCII decimal digit (Unicode category Nd), plus Arabic separators and bidi marks.
+
+    Built once from :mod:`unicodedata` (all such digits lie below U+1FC00).
+    """
+    ranges: list[str] = []
+    code = 0x80
+    while code < 0x1FC00:
+        if unicodedata.category(chr(code)) == "Nd":
+            start = code
+            while code + 1 < 0x1FC00 and unicodedata.category(chr(code + 1)) == "Nd":
+                code += 1
+            ranges.append(f"{chr(start)}-{chr(code)}" if code > start else chr(start))
+        code += 1
+    return re.compile("[" + "".join(ranges) + "".join(_SEPARATORS) + "]")
 
 
 def _ascii_digit(match: re.Match[str]) -> str:
@@ -50,7 +68,7 @@ def prepare(text: str) -> str:
     """
     if text.isascii():
         return text
-    text = _OTHER_DIGIT.sub(_ascii_digit, text)
+    text = _other_digits().sub(_ascii_digit, text)
     if "\u00a0" in text or "\u2009" in text or "\u202f" in text or "\u2007" in text:
         text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
@@ -155,12 +173,13 @@ def last_marker(text: str) -> tuple[int, bool] | None:
     return (best, False) if best >= 0 else None
 
 
-def marked_span(text: str) -> str | None:
+def marked_span(text: str, marker: tuple[int, bool] | None | bool = False) -> str | None:
     """The text after the last explicit answer marker, or ``None`` without one.
 
     ``\\boxed{…}`` wins over every other marker (its braces bound the answer);
     otherwise the last of ``Final answer``, ``Answer:``, ``The answer is`` …;
-    otherwise a ``**bold**`` phrase that ends the output.
+    otherwise a ``**bold**`` phrase that ends the output. ``marker`` is
+    :func:`last_marker`'s result when the caller already has it.
 
     >>> marked_span("The answer is 30, no wait. Answer: 31 (approx)")
     '31 (approx)'
@@ -169,8 +188,9 @@ def marked_span(text: str) -> str | None:
     >>> marked_span("To answer this, look at the bars.") is None
     True
     """
-    marker = last_marker(text)
-    if marker is not None:
+    if marker is False:
+        marker = last_marker(text)
+    if isinstance(marker, tuple):
         start, boxed = marker
         if boxed:
             return _boxed_content(text, start)
