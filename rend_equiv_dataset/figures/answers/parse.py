@@ -144,6 +144,7 @@ _POLARITY = re.compile(
 _THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
 _RATIO_QUESTION = re.compile(r"\bratio\b", re.IGNORECASE)
 _RATIO = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])")
 _CONTEXT_BEFORE = re.compile(
@@ -155,6 +156,8 @@ _CONTEXT_BEFORE = re.compile(
 _TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
 """An output that stops at an empty list item: cut off before it committed to anything."""
 _LIST_ITEM = re.compile(r"[-*•]?\s*[^:\n]{1,40}:\s*[-$€£¥]?\d")
+_NUMBER_NEXT = re.compile(r"[-$€£¥]?\d[\d.,]*\s*(?:[,.]\s*)?$")
+"""The rest of an output that is only another number ("42, 45"): the lead is one of two candidates."""
 _CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
 _CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
@@ -202,6 +205,7 @@ class _Question:
     numbers: frozenset[float]
     unit: bool = False
     ratio: bool = False
+    asks_year: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -213,7 +217,8 @@ class _Question:
         numbers = frozenset(n.value for n in numbers_in(text))
         unit = bool(question and _UNIT_WORDS.search(question))
         ratio = bool(_RATIO_QUESTION.search(text))
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio)
+        asks_year = bool(_YEAR_QUESTION.search(text)) or not text
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year)
 
 
 @lru_cache(maxsize=4096)
@@ -316,7 +321,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
-    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not (
+    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not (
         answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
     ):
         verdict = _read_bare(lead, reader)
@@ -357,7 +362,7 @@ _BASE_CONFIDENCE = {"marker": HIGH, "corrected-marker": HIGH, "reasoning-marker"
 
 def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> Reading:
     kind, value, _, ambiguous = verdict
-    evidence = " ".join(evidence.split())[:160]
+    evidence = " ".join(evidence.split()).lstrip(" ,;:-\u2014")[:160]
     if kind == REFUSED:
         return Reading(None, rule, MEDIUM, evidence)
     if kind != ANSWER:
@@ -505,7 +510,11 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         if any(n.role in ("hedge", "negated") for n in found):
             return Verdict(REFUSED)
         return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
+    if _bare_list(piece, candidates):
+        return Verdict(REFUSED)
     candidates = _drop_copies(candidates, question)
+    if all(n.year for n in candidates) and not question.asks_year:
+        return Verdict(NOTHING)
     if all(n.value in question.numbers for n in candidates):
         words = _read_number_words(piece)
         if words.kind == ANSWER:
@@ -525,6 +534,15 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return Verdict(ANSWER, results[-1])
     after_copula = [n for n in candidates if _COPULA_BEFORE.search(piece[max(0, n.start - 40):n.start])]
     return Verdict(ANSWER, (after_copula or candidates)[0])
+
+
+def _bare_list(piece: str, candidates: list[Number]) -> bool:
+    """Whether the piece is only numbers separated by commas ("42, 45"): candidates, not an answer."""
+    if len(candidates) < 2 or len({n.value for n in candidates}) < 2:
+        return False
+    if piece[:candidates[0].start].strip(" *`") or piece[candidates[-1].end:].strip(" .*`"):
+        return False
+    return all(piece[a.end:b.start].strip() == "," for a, b in zip(candidates, candidates[1:]))
 
 
 def _is_result(piece: str, number: Number) -> bool:

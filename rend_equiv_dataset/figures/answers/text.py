@@ -33,12 +33,13 @@ _VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
 _VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
 
 
-_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u200e": "", "\u200f": "", "\u061c": ""}
+_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u060c": ",", "\u2e41": ",", "\u200e": "", "\u200f": "", "\u061c": ""}
+"""Arabic decimal and group separators, the Arabic and reversed commas, and bidi marks (dropped)."""
 
 
 @lru_cache(maxsize=1)
 def _other_digits() -> re.Pattern[str]:
-    """One character class of every non-ASCII decimal digit (Unicode category Nd), plus Arabic separators and bidi marks.
+    """One character class of every non-ASCII decimal digit (Unicode category Nd), plus :data:`_SEPARATORS`.
 
     Built once from :mod:`unicodedata` (all such digits lie below U+1FC00).
     """
@@ -57,7 +58,7 @@ def _other_digits() -> re.Pattern[str]:
 def _ascii_digit(match: re.Match[str]) -> str:
     """Any script's decimal digit (Arabic-Indic, Devanagari, Thai …) as ASCII; Arabic separators as ``.``/``,``; bidi marks out."""
     char = match.group(0)
-    return _SEPARATORS.get(char) if char in _SEPARATORS else str(unicodedata.decimal(char))
+    return _SEPARATORS[char] if char in _SEPARATORS else str(unicodedata.decimal(char))
 
 
 def prepare(text: str) -> str:
