@@ -138,6 +138,27 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+OTHER_MARKER_WINDOW = 4000
+"""Characters at the end of an output searched for an answer marker in another language."""
+
+_OTHER_MARKER = re.compile(
+    r"(?:\b(?:(?:die\s+)?(?:endg[üu]ltige\s+)?antwort(?:\s+lautet|\s+ist)?|(?:la\s+)?r[ée]ponse(?:\s+finale)?(?:\s+est)?"
+    r"|(?:la\s+)?respuesta(?:\s+final)?(?:\s+es)?|(?:la\s+)?risposta(?:\s+finale)?(?:\s+[èe])?|(?:a\s+)?resposta(?:\s+final)?(?:\s+[ée])?"
+    r"|(?:het\s+)?antwoord(?:\s+is)?|(?:окончательный\s+)?ответ)\s*[:：]?"
+    r"|(?:最终)?答案(?:是|为|：|:)|回答(?:：|:|は)|答え(?:は|：|:)|정답(?:은|:|：)|답(?::|：))\s*",
+    re.IGNORECASE,
+)
+
+
+def _other_language_marker(text: str, start: int) -> int | None:
+    """Where the answer starts after the last marker in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese or Korean."""
+    end = None
+    for match in _OTHER_MARKER.finditer(text, start):
+        if match.group(0).rstrip()[-1:] in ":：是为はは은" or re.search(r"(?:ist|lautet|est|es|è|é|is)\s*$", match.group(0), re.IGNORECASE):
+            end = match.end()
+    return end
+
+
 def last_marker(text: str) -> tuple[int, bool] | None:
     """(where the answer starts, whether it is boxed) for the last marker; ``None`` without one.
 
@@ -165,6 +186,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if match is not None:
             best = match.end()
             break
+    other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
+    if other is not None and other > best:
+        best = other
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:
