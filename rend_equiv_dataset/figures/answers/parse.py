@@ -158,6 +158,8 @@ _TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
 _LIST_ITEM = re.compile(r"[-*•]?\s*[^:\n]{1,40}:\s*[-$€£¥]?\d")
 _NUMBER_NEXT = re.compile(r"[-$€£¥]?\d[\d.,]*\s*(?:[,.]\s*)?$")
 """The rest of an output that is only another number ("42, 45"): the lead is one of two candidates."""
+_HEDGE_NEXT = re.compile(r"\(?\s*(?:or|oder|ou|o|или|或)\b", re.IGNORECASE)
+"""The rest of an output that opens with another option ("42 (or maybe 45)")."""
 _CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
 _CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
@@ -206,6 +208,7 @@ class _Question:
     unit: bool = False
     ratio: bool = False
     asks_year: bool = False
+    percent: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -218,7 +221,8 @@ class _Question:
         unit = bool(question and _UNIT_WORDS.search(question))
         ratio = bool(_RATIO_QUESTION.search(text))
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year)
+        percent = bool(_PERCENT_QUESTION.search(text))
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent)
 
 
 @lru_cache(maxsize=4096)
@@ -321,7 +325,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
-    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not (
+    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (
         answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
     ):
         verdict = _read_bare(lead, reader)
@@ -529,6 +533,8 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         later = [n for n in candidates if n.start >= point]
         if point and later:
             candidates = later
+    if question.percent and any(n.percent for n in candidates):
+        candidates = [n for n in candidates if n.percent]
     results = [n for n in candidates if _is_result(piece, n)]
     if results:
         return Verdict(ANSWER, results[-1])
@@ -594,12 +600,33 @@ def _drop_other_categories(piece: str, candidates: list[Number], question: _Ques
         return candidates
     bounds = _clause_bounds(piece)
     named: list[set[str]] = [set() for _ in bounds]
-    for mention in mentions(piece, question.index):
+    found = mentions(piece, question.index)
+    for mention in found:
         named[_clause_of(bounds, mention.start)].add(mention.label)
     inherited: list[set[str]] = []
     for index, labels in enumerate(named):
         inherited.append(labels if labels or index == 0 else inherited[index - 1])
-    return [n for n in candidates if not inherited[_clause_of(bounds, n.start)] or inherited[_clause_of(bounds, n.start)] & question.focus]
+    kept = []
+    for number in candidates:
+        clause = _clause_of(bounds, number.start)
+        labels = inherited[clause]
+        if labels and not labels & question.focus:
+            continue
+        if len(labels) > 1 and labels - question.focus and named[clause]:
+            nearest = _nearest_mention(number, [m for m in found if _clause_of(bounds, m.start) == clause])
+            if nearest is not None and nearest.label not in question.focus:
+                continue
+        kept.append(number)
+    return kept
+
+
+def _nearest_mention(number: Number, found: list[Mention]) -> Mention | None:
+    """The mention nearest a number in its clause, the one after it on a tie ("from 48 in 2019 to 40 in 2020": 48 is 2019's)."""
+    def distance(mention: Mention) -> tuple[int, int]:
+        after = mention.start >= number.end
+        return (mention.start - number.end if after else number.start - mention.end, 0 if after else 1)
+
+    return min(found, key=distance, default=None)
 
 
 def _negated(piece: str, mention: Mention) -> bool:

@@ -28,6 +28,9 @@ ASKED_ITEM = [
     ("Japan: 12\nFrance: 30\nTotal: 42", "What is the total of Japan and France?", COUNTRIES, 42.0),
     ("In 2020 the value was 17.", "What is the value in 2020?", (), 17.0),
     ("The peak came in 2019.", "What is the highest value?", (), None),
+    ("It dropped from 48 in 2019 to 40 in 2020.", "What was the value in 2019?", YEARS, 48.0),
+    ("It dropped from 48 in 2019 to 40 in 2020.", "What was the value in 2020?", YEARS, 40.0),
+    ("The share is 0.235, i.e. 23.5%.", "What percentage does Legal account for?", (), 23.5),
     ("深圳占20%，上海占31%。", "What percentage of the visitors does 上海 account for?", CITIES, 31.0),
     ("2020年为151.2，而2022年为174.9。", "What is the value for 2022?", YEARS, 174.9),
 ]
@@ -49,6 +52,7 @@ COMMITMENT = [
     ("Япония 30, Франция 12. Ответ: 42", 42.0),
     ("It is either 42 or 45.", None),
     ("42, 45", None),
+    ("42 (or maybe 45)", None),
     ("Entre 30 y 40.", None),
     ("Zwischen 30 und 40 Prozent.", None),
     ("大约30或40。", None),
