@@ -78,7 +78,7 @@ _NEGATION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _OR_BETWEEN = re.compile(
-    r"(?:,\s*)?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    r"(?:,\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(

@@ -241,11 +241,13 @@ def _boxed_content(text: str, start: int) -> str:
     return text[start:end]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*"
+)
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences and lines, stripped, empty ones dropped (decimal points do not split)."""
+    """Sentences and lines, stripped, empty ones dropped (decimal points and ``i.e.``, ``e.g.``, ``vs.``, ``approx.`` do not split)."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
