@@ -302,6 +302,8 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
     for i in range(len(found) - 1):
         left, right = found[i], found[i + 1]
         between = " ".join(text[left.end:right.start].split()).lower()
+        if between.strip("() ") in _OPERATORS:  # "(55 + 52) / 2"
+            between = between.strip("() ")
         before = text[max(0, left.start - 20):left.start]
         if between in _OPERATORS:
             roles[i] = roles[i + 1] = "operand"

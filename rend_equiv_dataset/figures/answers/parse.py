@@ -117,7 +117,7 @@ _TENTATIVE = re.compile(
 _CONTRAST = re.compile(r"\b(?:but|however|yet|но|mais|aber|pero|ma|mas)\b|但是?|でも|しかし|하지만", re.IGNORECASE)
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
-    r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
+    r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|meaning|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
     re.IGNORECASE,
 )
 _COPULA_BEFORE = re.compile(
