@@ -38,8 +38,9 @@ MAX_TOKENS = 8
 """Longest label, in word tokens, that is recognised."""
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\W_{_CJK_CHARS}]+(?:'[^\W_{_CJK_CHARS}]+)?")
-"""Word tokens; each Chinese, Japanese or Korean character is a token of its own (those scripts write no spaces)."""
+_TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\W_{_CJK_CHARS}]+(?:'(?:s|t|re|ve|ll|d|m)(?![^\W_]))?")
+"""Word tokens; each Chinese, Japanese or Korean character is a token of its own (those scripts write no spaces),
+and an elided article stays apart from its word (``l'Allemagne``, ``dell'Italia``)."""
 _MONTHS = (
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),

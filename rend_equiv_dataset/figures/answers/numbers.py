@@ -85,6 +85,9 @@ _HEDGE_BEFORE = re.compile(
     r"\b(?:between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
     re.IGNORECASE,
 )
+_CJK_RANGE_BETWEEN = frozenset({"から", "에서", "와", "과", "と", "与", "和", "到", "至", "～", "~"})
+_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)")
+"""After the second number of a range written the East Asian way ("30到40之间", "30から40の間", "30에서 40 사이")."""
 _RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-"})
 
 
@@ -310,7 +313,11 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         elif between in _EQUALS:
             roles[i] = "operand"
             roles[i + 1] = "operand" if _followed_by_operator(text, right.end) else "answer"
-        elif _OR_BETWEEN.fullmatch(between) or (between in _RANGE_BETWEEN and _HEDGE_BEFORE.search(before)):
+        elif (
+            _OR_BETWEEN.fullmatch(between)
+            or (between in _RANGE_BETWEEN and _HEDGE_BEFORE.search(before))
+            or (between in _RANGE_BETWEEN | _CJK_RANGE_BETWEEN and _RANGE_AFTER.match(text, right.end))
+        ):
             roles[i] = roles[i + 1] = "hedge"
     judged = []
     for i, number in enumerate(found):

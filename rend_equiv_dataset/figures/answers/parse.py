@@ -86,11 +86,13 @@ MAX_SENTENCES = 40
 
 _CLAUSE = re.compile(
     r",\s|,(?=[^\W\d])|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)|、|而|但|，"
-    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than)\b",
+    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than"
+    r"|und|aber|während|et|mais|tandis\s+que|y|pero|mientras|e|ma|mentre|mas|и|а|но)\b",
     re.IGNORECASE,
 )
 _LABEL_CLAUSE = re.compile(
-    r",\s|,(?=[^\W\d])|、|而|但|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
+    r",\s|,(?=[^\W\d])|、|而|但|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then"
+    r"|und|aber|während|et|mais|tandis\s+que|y|pero|mientras|e|ma|mentre|mas|и|а|но)\b",
     re.IGNORECASE,
 )
 _COMPARED_AMOUNT = re.compile(
@@ -100,9 +102,9 @@ _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
-    r"|на\s+самом\s+деле|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
+    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
-    r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|아니",
+    r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|実際(?:に)?は|아니|실제로는|사실은",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
@@ -111,10 +113,10 @@ _OPEN_ALTERNATIVE = re.compile(
 )
 _TENTATIVE = re.compile(
     r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought|according\s+to|some\s+sources|reportedly"
-    r"|one\s+might|you\s+might|could\s+be\s+read|сначала|d'abord|zun[äa]chst|al\s+principio)\b",
+    r"|one\s+might|you\s+might|could\s+be\s+read|сначала|d'abord|zun[äa]chst|zuerst|al\s+principio)\b|最初は|一开始|起初|처음에는",
     re.IGNORECASE,
 )
-_CONTRAST = re.compile(r"\b(?:but|however|yet|но|mais|aber|pero|ma|mas)\b|但是?|でも|しかし|하지만", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|yet|но|mais|aber|pero|ma|mas)\b|但是?|でも|しかし|が、|하지만|지만", re.IGNORECASE)
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
     r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|meaning|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
@@ -135,8 +137,16 @@ _NEGATED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
-_LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_HIGH_OTHER = (
+    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?"
+    r"|plus\s+grande?s?|самы[йхеая]\s+(?:высок|больш)\w*|наибольш\w*|più\s+alt[oiae]|maggiore|mais\s+alt[oa]s?|maior(?:es)?"
+)
+_LOW_OTHER = (
+    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
+    r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
+)
+_HIGH = _HIGH_OTHER + r"|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
+_LOW = _LOW_OTHER + r"|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(
     rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
     re.IGNORECASE,

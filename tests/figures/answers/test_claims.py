@@ -185,3 +185,42 @@ def test_a_number_in_native_digits_reads_back(locale, whole, cents):
     zero = ord(NATIVE_ZERO[locale])
     native = "".join(chr(zero + int(c)) if c.isdigit() else c for c in text)
     assert parse_answer(native, "number") == pytest.approx(value, abs=1e-9)
+
+
+FRUITS = ("Apples", "Bananas", "Cherries")
+# (output, answer type, labels, question, expected), in the languages models answer in
+MULTILINGUAL = [
+    ("Laut dem Diagramm liegt Deutschland bei 38, Frankreich bei 42.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("Selon le graphique, l'Allemagne est à 38 et la France à 42.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("Según el gráfico, Alemania tiene 38 y Francia 42.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("Secondo il grafico, la Germania ha 38 e la Francia 42.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("根据图表，德国为38，法国为42。", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("グラフによると、ドイツは38、フランスは42です。", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("차트에 따르면 독일은 38, 프랑스는 42입니다.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("По графику Германия — 38, Франция — 42.", "number", COUNTRIES, "What are the exports of France?", 42.0),
+    ("Il valore è circa 42,5 milioni.", "number", COUNTRIES, "What is the value, in millions?", 42.5),
+    ("O valor é de aproximadamente 1.234,5.", "number", COUNTRIES, "What is the value?", 1234.5),
+    ("大概是30到40之间。", "number", COUNTRIES, "What is the value?", None),
+    ("30から40の間です。", "number", COUNTRIES, "What is the value?", None),
+    ("30에서 40 사이입니다.", "number", COUNTRIES, "What is the value?", None),
+    ("От 30 до 40.", "number", COUNTRIES, "What is the value?", None),
+    ("Zuerst dachte ich 38, aber tatsächlich ist es 42.", "number", COUNTRIES, "What is the value?", 42.0),
+    ("Al principio pensé que era 38, pero en realidad es 42.", "number", COUNTRIES, "What is the value?", 42.0),
+    ("最初は38だと思いましたが、実際は42です。", "number", COUNTRIES, "What is the value?", 42.0),
+    ("一开始我以为是38，但实际上是42。", "number", COUNTRIES, "What is the value?", 42.0),
+    ("처음에는 38이라고 생각했지만 실제로는 42입니다.", "number", COUNTRIES, "What is the value?", 42.0),
+    ("Frankreich hat die niedrigsten Exporte, Deutschland die höchsten.", "label", COUNTRIES,
+     "Which country has the highest exports?", "Germany"),
+    ("La France a les exportations les plus faibles.", "label", COUNTRIES, "Which country has the lowest exports?", "France"),
+    ("日本の輸出が最も少ない。", "label", COUNTRIES, "Which country has the lowest exports?", "Japan"),
+    ("일본의 수출이 가장 적습니다.", "label", COUNTRIES, "Which country has the lowest exports?", "Japan"),
+    ("Respuesta: Japón", "label", COUNTRIES, "Which country has the lowest exports?", "Japan"),
+    ("Antwort: Japan oder Frankreich", "label", COUNTRIES, "Which country has the lowest exports?", None),
+    ("答案：日本或法国", "label", COUNTRIES, "Which country has the lowest exports?", None),
+]
+
+
+@pytest.mark.parametrize(("output", "answer_type", "labels", "question", "expected"), MULTILINGUAL)
+def test_multilingual_outputs(output, answer_type, labels, question, expected):
+    value = parse_answer(output, answer_type, labels, question)
+    assert value == (pytest.approx(expected) if isinstance(expected, float) else expected)
