@@ -172,6 +172,7 @@ _HEDGE_NEXT = re.compile(r"\(?\s*(?:or|oder|ou|o|или|或)\b", re.IGNORECASE)
 """The rest of an output that opens with another option ("42 (or maybe 45)")."""
 _CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
 _CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
+_MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
@@ -404,6 +405,9 @@ def _in_question_unit(number: Number, question: _Question) -> float:
 
 
 def _read_marked(span: str, question: _Question) -> Verdict:
+    first = _number_right_after_marker(span, question)
+    if first is not None:
+        return Verdict(ANSWER, first)
     for sentence in sentences(span)[:3]:
         verdict = _read_piece(sentence, question, alone=True)
         if verdict.kind == UNFINISHED:
@@ -411,6 +415,28 @@ def _read_marked(span: str, question: _Question) -> Verdict:
         if verdict.kind != NOTHING:
             return verdict
     return Verdict(NOTHING)
+
+
+def _number_right_after_marker(span: str, question: _Question) -> Number | None:
+    """The number a marker is directly followed by ("The answer is 42 — France exceeds Germany by 4"), if it stands alone.
+
+    Not when the sentence corrects itself, hedges, or the number is working, a year or a copy of the question's.
+    """
+    if question.answer_type != "number":
+        return None
+    head = _MARKED_HEAD.match(span)
+    if head is None:
+        return None
+    sentence = sentences(span)[0] if span.strip() else ""
+    found = numbers_in(sentence)
+    if not found or found[0].start > head.end() or not found[0].standalone:
+        return None
+    first = found[0]
+    if first.year or first.value in question.numbers or any(n.role == "hedge" for n in found[:2]):
+        return None
+    if _STRONG_CORRECTION.search(sentence) or _OPEN_ALTERNATIVE.search(sentence) or _bare_list(sentence, found):
+        return None
+    return first
 
 
 def _read_bare(lead: str, question: _Question) -> Verdict:
