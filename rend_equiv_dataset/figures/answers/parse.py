@@ -10,18 +10,23 @@ reads answers through :func:`parse_answer`. The rules, in order:
    one at the start too); if nothing else is left, only an explicit marker
    inside the reasoning counts.
 3. **Where the answer is**: the last explicit marker wins (``\\boxed{}``
-   first, then ``Final answer``, ``Answer:``, ``The answer is``, then a
-   ``**bold**`` phrase that ends the output); without one, a leading bare
+   first, then ``Final answer``, ``Answer:``, ``The answer is`` and their
+   equivalents in ten other languages, then a ``**bold**`` phrase that ends
+   the output) — unless a correction follows it ("Answer: 30.5? No, 42.7."),
+   when the corrected statement wins; without one, a leading bare
    answer (``42.`` or ``Japan`` on the first line) unless a correction
    follows; otherwise the last committed statement in the final
    :data:`~rend_equiv_dataset.figures.answers.text.LOOK_BACK` characters:
    sentences that conclude ("so", "therefore"), correct themselves
    ("actually", "on closer inspection") or name the question's category
    outrank working and axis descriptions written after the answer.
-4. **Inside that text**: numbers copied from the question and years are
-   skipped while another number is there; numbers in clauses about another
-   category are skipped ("Japan is 30.5, while France is 12" → 30.5 for
-   Japan); operands of written arithmetic are not answers (``30.5 − 12``
+4. **Inside that text** (the claims of a sentence): numbers copied from the
+   question and years are skipped while another number is there (a lone year
+   answers only a question about years); numbers in clauses about another
+   category or period are skipped ("Japan is 30.5, while France is 12" → 30.5
+   for Japan), and where a clause names several, a number belongs to the
+   nearest ("from 48 in 2019 to 40 in 2020"); numbers given as a point of
+   comparison ("up from 274.5") are context; operands of written arithmetic are not answers (``30.5 − 12``
    is not −12; ``30 + 12 = 42`` is 42); after a correction cue the later
    value wins; a hedge (``30 or 40``, ``Japan or France``, "30 is also
    possible") is no answer.
@@ -35,6 +40,9 @@ reads answers through :func:`parse_answer`. The rules, in order:
 
 Anything else is unparseable and returns ``None`` — scored as wrong, never
 an exception. Every step is linear in the output's length.
+:func:`read_answer` returns the same answer as a :class:`Reading` with the
+rule that decided, a confidence and the evidence (``rend-equiv grade``
+reports them).
 
 >>> parse_answer("The answer is 1,234.5.", "number")
 1234.5
