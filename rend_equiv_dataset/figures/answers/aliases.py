@@ -78,7 +78,7 @@ def _country(label: str) -> object | None:
     import pycountry
 
     text = label.strip()
-    if len(text) < 2:
+    if len(text) < 2 or (len(text) <= 3 and not text.isupper()):  # "No" is an answer, not Norway's code
         return None
     for code, names in COLLOQUIAL.items():
         if any(_key(name) == _key(text) for name in names):

@@ -180,6 +180,10 @@ _HEDGE_NEXT = re.compile(r"\(?\s*(?:or|oder|ou|o|или|或)\b", re.IGNORECASE)
 """The rest of an output that opens with another option ("42 (or maybe 45)")."""
 _CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
 _CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
+_YES_NO_AFTER_CORRECTION = re.compile(
+    r"\b(?:wait|actually|hmm+|sorry|correction|on\s+second\s+thought|let\s+me\s+correct\s+that)\b[\s,.:;!\u2014-]*\b(yes|no)\b",
+    re.IGNORECASE,
+)
 _MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
@@ -331,6 +335,9 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if corrected is not None:
             return corrected._replace(rule="reasoning-marker", confidence=MEDIUM)
         return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
+    flipped = _yes_no_correction(visible, reader)
+    if flipped is not None:
+        return flipped
     marker = last_marker(visible)
     span = marked_span(visible, marker)
     if span is not None:
@@ -352,6 +359,21 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
             return _finish(verdict, reader, "lead", lead)
     verdict, evidence = _read_committed(tail_window(visible), reader)
     return _finish(verdict, reader, "committed", evidence)
+
+
+def _yes_no_correction(text: str, question: _Question) -> Reading | None:
+    """A yes/no answer taken back by a correction ("Yes. Wait, no — B is larger."): the corrected word, for yes/no label sets."""
+    if question.answer_type != "label":
+        return None
+    keys = {key: label for key, label in question.index.keys.items() if key in ("yes", "no")}
+    if len(keys) != 2 or len(set(question.index.keys.values())) != 2:
+        return None
+    last = None
+    for match in _YES_NO_AFTER_CORRECTION.finditer(text):
+        last = match
+    if last is None:
+        return None
+    return Reading(keys[last.group(1).lower()], "committed", MEDIUM, last.group(0))
 
 
 def _after_correction(after: str, question: _Question) -> Reading | None:

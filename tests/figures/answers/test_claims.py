@@ -133,6 +133,9 @@ LABELS = [
     ("France < Japan < Germany", "Which country has the highest exports?", COUNTRIES, "Germany"),
     ("Revenue peaked in 2021, up from 2019.", "Which year has the highest revenue?", YEARS, "2021"),
     ("Japan or France.", "Which country has the highest exports?", COUNTRIES, None),
+    ("Yes. Wait, no — B is larger.", "Is A larger than B?", ("Yes", "No"), "No"),
+    ("No. Actually, yes: A is slightly larger.", "Is A larger than B?", ("Yes", "No"), "Yes"),
+    ("Yes, A is larger than B.", "Is A larger than B?", ("Yes", "No"), "Yes"),
 ]
 
 
