@@ -204,7 +204,7 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
 
 
 _WORDED_DECREASE = re.compile(
-    r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+of"
+    r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+(?:of|:)|\b(?:deficit|net\s+loss)\s*[:=]"
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
     r"|\b(?:baj[oó]|cay[oó]|disminuy[oó]|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?))"
@@ -293,6 +293,8 @@ def _negative(text: str, start: int) -> bool:
         before = start - 2
     elif text[max(0, start - 6):start].lower() == "minus ":
         before = start - 7
+    elif text[max(0, start - 9):start].lower() == "negative ":
+        before = start - 10
     else:
         return False
     while before >= 0 and text[before] == " ":
