@@ -159,7 +159,7 @@ _POLARITY = re.compile(
     rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
     re.IGNORECASE,
 )
-_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
+_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
@@ -178,6 +178,8 @@ _NUMBER_NEXT = re.compile(r"[-$€£¥]?\d[\d.,]*\s*(?:[,.]\s*)?$")
 """The rest of an output that is only another number ("42, 45"): the lead is one of two candidates."""
 _HEDGE_NEXT = re.compile(r"\(?\s*(?:or|oder|ou|o|или|或)\b", re.IGNORECASE)
 """The rest of an output that opens with another option ("42 (or maybe 45)")."""
+_SENTENCE_GOES_ON = re.compile(r"[^)\n]{0,40}\)[ \t]*[a-z]")
+"""The rest of a sentence the lead was cut from at a bracket ("Japan (30) is higher than France"): not a bare answer."""
 _CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
 _CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
 _YES_NO_AFTER_CORRECTION = re.compile(
@@ -351,7 +353,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
-    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (
+    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (answer_type == "label" and _SENTENCE_GOES_ON.match(rest)) and not (
         answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
     ):
         verdict = _read_bare(lead, reader)
