@@ -49,7 +49,7 @@ def test_verdicts_in_order_with_default_ids(tmp_path, capsys):
     ]
     printed = capsys.readouterr().out
     assert "accuracy 0.5000 (4/8 correct, 3 unparseable)" in printed
-    assert "low confidence 0.2500 (2/8)" in printed
+    assert "low confidence 0.1250 (1/8)" in printed
 
 
 def test_blank_lines_keep_line_numbers_as_ids(tmp_path):
@@ -105,8 +105,8 @@ def test_every_verdict_says_why_and_how_sure(tmp_path):
     out = tmp_path / "verdicts.jsonl"
     assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", ROWS)), "--out", str(out)]) == 0
     verdicts = _read(out)
-    assert [v["rule"] for v in verdicts] == ["marker", "lead", "committed", "lead", "none", "none", "marker", "plain"]
-    assert [v["confidence"] for v in verdicts] == [0.95, 0.95, 0.75, 0.95, 0.4, 0.4, 0.95, 0.95]
+    assert [v["rule"] for v in verdicts] == ["marker", "lead", "committed", "lead", "refusal", "none", "marker", "plain"]
+    assert [v["confidence"] for v in verdicts] == [0.95, 0.95, 0.75, 0.95, 0.95, 0.4, 0.95, 0.95]
     assert verdicts[0]["evidence"] == "30.5 bn USD."
 
 
@@ -187,7 +187,7 @@ def test_an_endpoint_extractor_reads_only_the_unsure_rows_and_both_readings_are_
             {"id": "sure", "output": "The answer is 30.5.", "target": "30.5", "answer_type": "number"},
             {"id": "unsure", "output": "Japan 41 and France 45. Chile 12.", "target": "45", "answer_type": "number",
              "question": "What is the value?", "labels": ["Japan", "France", "Chile"]},
-            {"id": "nothing", "output": "I cannot tell.", "target": "3", "answer_type": "number"},
+            {"id": "nothing", "output": "The bars are blue.", "target": "3", "answer_type": "number"},
         ]
         out = tmp_path / "verdicts.jsonl"
         argv = ["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--extractor", f"openai:{stub.url}#m"]
@@ -198,7 +198,7 @@ def test_an_endpoint_extractor_reads_only_the_unsure_rows_and_both_readings_are_
     assert "extractor_answer" not in verdicts["sure"]
     assert verdicts["unsure"]["answer"] == "45" and verdicts["unsure"]["correct"] is True
     assert verdicts["nothing"]["extractor_answer"] is None and verdicts["nothing"]["agree"] is True
-    assert len(stub.prompts) == 2 and "I cannot tell." in stub.prompts[1]
+    assert len(stub.prompts) == 2 and "The bars are blue." in stub.prompts[1]
     assert "extractor read 2" in capsys.readouterr().out
 
 

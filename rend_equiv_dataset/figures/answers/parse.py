@@ -186,6 +186,13 @@ _YES_NO_AFTER_CORRECTION = re.compile(
     r"\b(?:wait|actually|hmm+|sorry|correction|on\s+second\s+thought|let\s+me\s+correct\s+that)\b[\s,.:;!\u2014-]*\b(yes|no)\b",
     re.IGNORECASE,
 )
+LOOK_BACK_REFUSAL = 600
+_REFUSAL = re.compile(
+    r"\b(?:can(?:no|')t|unable\s+to|not\s+(?:possible|able)\s+to|impossible\s+to|(?:is|are)\s+not\s+(?:shown|visible|given|labell?ed)"
+    r"|no\s+(?:data|value|information)|does\s+not\s+(?:show|contain|include)|doesn't\s+(?:show|contain|include))\b",
+    re.IGNORECASE,
+)
+"""A refusal the reader recognises: no answer, read with confidence (not a style it does not know)."""
 _MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
@@ -284,7 +291,7 @@ HIGH, MEDIUM, LOW = 0.95, 0.75, 0.4
 """Confidence levels: an answer alone or after a marker; a committed statement chosen among others; a guess or nothing."""
 LOW_CONFIDENCE = 0.5
 """Readings below this confidence are counted as low-confidence by ``grade``."""
-RULES = ("plain", "marker", "corrected-marker", "reasoning-marker", "lead", "committed", "none")
+RULES = ("plain", "marker", "corrected-marker", "reasoning-marker", "lead", "committed", "refusal", "none")
 """The steps a :class:`Reading` can come from (docs/design.md §3.5)."""
 
 
@@ -360,6 +367,10 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "lead", lead)
     verdict, evidence = _read_committed(tail_window(visible), reader)
+    if verdict.kind == NOTHING:
+        refusal = _REFUSAL.search(visible[-LOOK_BACK_REFUSAL:])
+        if refusal is not None:
+            return Reading(None, "refusal", HIGH, refusal.group(0))
     return _finish(verdict, reader, "committed", evidence)
 
 

@@ -160,7 +160,9 @@ def test_every_reading_says_why_and_how_sure():
     assert (corrected.rule, corrected.evidence) == ("corrected-marker", "42.7.")
     unsure = read_answer("Japan 41 and France 45. Chile 12.", "number", ("Japan", "France", "Chile"), "What is the value?")
     assert unsure.confidence < LOW_CONFIDENCE and unsure.rule == "committed"
-    nothing = read_answer("I cannot read the chart.", "number")
+    refusal = read_answer("I cannot read the values from this chart.", "number")
+    assert (refusal.value, refusal.rule, refusal.confidence) == (None, "refusal", HIGH)
+    nothing = read_answer("The bars are blue and tall.", "number")
     assert (nothing.value, nothing.rule, nothing.confidence) == (None, "none", LOW)
 
 
