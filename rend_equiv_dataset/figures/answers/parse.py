@@ -378,9 +378,10 @@ def _yes_no_correction(text: str, question: _Question) -> Reading | None:
     """A yes/no answer taken back by a correction ("Yes. Wait, no — B is larger."): the corrected word, for yes/no label sets."""
     if question.answer_type != "label":
         return None
-    keys = {key: label for key, label in question.index.keys.items() if key in ("yes", "no")}
-    if len(keys) != 2 or len(set(question.index.keys.values())) != 2:
+    table = question.index.keys
+    if "yes" not in table or "no" not in table or len(table) > 8 or len(set(table.values())) != 2:
         return None
+    keys = {"yes": table["yes"], "no": table["no"]}
     last = None
     for match in _YES_NO_AFTER_CORRECTION.finditer(text):
         last = match
