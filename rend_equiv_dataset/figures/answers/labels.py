@@ -97,10 +97,12 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
             keys.append(singular)
     if len(tokens) == 1 and joined in _MONTH:
         keys.append(_MONTH[joined])
-    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1])) or (len(tokens) in (3, 4) and tokens[1] == "quarter"):
+    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter"):
         quarter = _quarter(tokens)
         if quarter:
             keys.append(quarter)
+            if not quarter.endswith(":"):
+                keys.append(quarter.rsplit(":", 1)[0] + ":")  # "Q4" alone, when one year's quarters are the labels
     if years and joined.startswith("fy"):
         match = re.fullmatch(r"fy((?:19|20)\d\d|\d\d)", joined)
         if match:
@@ -117,6 +119,9 @@ def _quarter(tokens: list[str]) -> str | None:
     ordinal = _ORDINAL_QUARTER.fullmatch(joined)
     if ordinal is not None:
         return f"quarter:{_ORDINALS[ordinal.group(1)]}:{ordinal.group(2)[-2:]}"
+    alone = re.fullmatch(r"q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter", joined)
+    if alone is not None:
+        return f"quarter:{alone.group(1) or _ORDINALS[alone.group(2)]}:"
     match = re.fullmatch(r"q([1-4]) (\d{4}|'?\d{2})|(\d{4}) q([1-4])|q([1-4])'(\d{2})", joined)
     if match is None:
         return None

@@ -242,7 +242,7 @@ def _boxed_content(text: str, start: int) -> str:
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*"
+    r"(?<=[.!?])(?<![A-Z]\.[A-Z]\.)(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*"
 )
 
 

@@ -22,6 +22,7 @@ CITIES = ("北京", "上海", "广州", "深圳")
 ASKED_ITEM = [
     ("Germany 38, France 42.", "What are the exports of France?", COUNTRIES, 42.0),
     ("Germany exported 38 bn and France 42 bn.", "What are the exports of Germany, in bn USD?", COUNTRIES, 38.0),
+    ("The U.S. recorded 42.7, the UK 30.1.", "What are the exports of the United Kingdom?", COUNTRIES, 30.1),
     ("Revenue hit 365.8 in 2022, up from 274.5 in 2021.", "What was the revenue in 2021?", YEARS, 274.5),
     ("In 2021 revenue was 274.5; by 2022 it had climbed to 365.8.", "What was the revenue in 2022?", YEARS, 365.8),
     ("Sales rose to 48, compared with 40 a year earlier.", "What were the sales?", (), 48.0),
@@ -139,6 +140,8 @@ LABELS = [
     ("France < Japan < Germany", "Which country has the highest exports?", COUNTRIES, "Germany"),
     ("Revenue peaked in 2021, up from 2019.", "Which year has the highest revenue?", YEARS, "2021"),
     ("Japan or France.", "Which country has the highest exports?", COUNTRIES, None),
+    ("The fourth quarter (31.8) is highest.", "Which quarter is highest?", ("Q1 2022", "Q2 2022", "Q3 2022", "Q4 2022"), "Q4 2022"),
+    ("Q4", "Which quarter is highest?", ("Q4 2021", "Q4 2022"), None),
     ("France has the lowest exports (12), well below Japan (30).", "Which country has the lowest exports?", COUNTRIES, "France"),
     ("Japan (30) is higher than France (12).", "Which country has the lowest exports?", COUNTRIES, "France"),
     ("Japan is above France.", "Which country has the lowest exports?", COUNTRIES, "France"),
