@@ -4,7 +4,9 @@
 
 Per candidate: the median wall time of the fork-server in each isolation mode this
 machine allows (bwrap, ns, uid or plain) against the bare fork floor and a
-fresh ``python -I`` per candidate. Whole job: ``rend-equiv panel exec`` over the 164
+fresh ``python -I`` per candidate, and the overhead of the per-candidate layers
+(seccomp filter, Landlock view, the candidates' CPU group) in the preferred mode: the
+same runs with those layers left out, interleaved. Whole job: ``rend-equiv panel exec`` over the 164
 HumanEval canonical solutions, run as a user runs it (a fresh process, default
 ``--jobs``: one sandbox per core), cold (an empty cache folder: no calibration, no
 parsed problems; a reference is timed only for a candidate that reaches the timeout
@@ -34,14 +36,31 @@ sys.path.insert(0, str(ROOT))
 from rend_equiv_dataset.commands import default_workers  # noqa: E402
 from rend_equiv_dataset.panels.problems import load_humaneval  # noqa: E402
 from rend_equiv_dataset.panels.sandbox import Isolation, Sandbox  # noqa: E402
+from rend_equiv_dataset.panels.sandbox import runner  # noqa: E402
+from rend_equiv_dataset.panels.sandbox.cgroup import JobCgroup  # noqa: E402
 from rend_equiv_dataset.panels.sandbox.runner import bwrap_works, ns_works  # noqa: E402
 
 
-def time_sandbox(problem, code: str, runs: int, isolation: Isolation, cache: Path) -> tuple[float, float]:
-    """(median seconds per candidate, server start seconds)."""
+def time_sandbox(problem, code: str, runs: int, isolation: Isolation, cache: Path, *,
+                 layers: bool = True) -> tuple[float, float]:
+    """(median seconds per candidate, server start seconds); ``layers`` False: without the
+    seccomp filter, the Landlock view and the candidates' CPU group (for their overhead only)."""
     started = time.perf_counter()
-    box = Sandbox(isolation=isolation, calibration_cache=cache)
-    box.start()
+    saved = runner.server_config, JobCgroup.open_cpu_procs
+    if not layers:
+        def bare_config(python: str, mode: str) -> str:
+            config = json.loads(saved[0](python, mode))
+            config.pop("seccomp", None)
+            config.pop("landlock", None)
+            return json.dumps(config)
+
+        runner.server_config = bare_config  # type: ignore[assignment]
+        JobCgroup.open_cpu_procs = lambda self: None  # type: ignore[method-assign]
+    box = Sandbox(isolation=isolation, calibration_cache=cache, allow_weak=not layers)
+    try:
+        box.start()
+    finally:
+        runner.server_config, JobCgroup.open_cpu_procs = saved  # type: ignore[method-assign]
     start_cost = time.perf_counter() - started
     try:
         box.timeout_for(problem)
@@ -104,7 +123,7 @@ def time_check_correctness(raw_problems: dict) -> tuple[float, int]:
 
     t0 = time.perf_counter()
     passed = 0
-    for task_id, raw in raw_problems.items():
+    for raw in raw_problems.values():
         passed += bool(check_correctness(raw, raw["canonical_solution"], timeout=3.0)["passed"])
     return time.perf_counter() - t0, passed
 
@@ -143,6 +162,15 @@ def main() -> None:
             print(f"fork-server ({mode.value:5}):                     {cost * 1e3:7.2f} ms median "
                   f"(server start {start * 1e3:.0f} ms) -> {cost / floor:4.1f}x the fork floor, "
                   f"{naive / cost:5.1f}x faster than a fresh interpreter")
+        bare, full = [], []
+        for _ in range(3):  # interleaved: the machine may be shared
+            bare.append(time_sandbox(problem, code, args.runs // 3, modes[0], work / "per-candidate-cache.jsonl",
+                                     layers=False)[0])
+            full.append(time_sandbox(problem, code, args.runs // 3, modes[0], work / "per-candidate-cache.jsonl")[0])
+        bare_cost, full_cost = statistics.median(bare), statistics.median(full)
+        print(f"per-candidate layers ({modes[0].value}): {full_cost * 1e3:.2f} ms with seccomp + Landlock + CPU group, "
+              f"{bare_cost * 1e3:.2f} ms without: {(full_cost - bare_cost) * 1e3:+.2f} ms per candidate "
+              f"({full_cost / bare_cost:.2f}x)")
         if not bwrap_works():
             print("bubblewrap: not usable here (panel exec would refuse without --allow-weak-sandbox)")
 

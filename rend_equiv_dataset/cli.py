@@ -22,6 +22,7 @@ from rend_equiv_dataset.errors import InputError
 # name -> module under rend_equiv_dataset.commands
 COMMANDS: dict[str, str] = {
     "build": "build",
+    "merge": "merge",
     "digitize": "digitize",
     "theory": "theory",
     "score": "score",
@@ -30,6 +31,8 @@ COMMANDS: dict[str, str] = {
     "submit": "submit",
     "run": "run",
     "tiny-model": "tiny_model",
+    "export": "export",
+    "import-predictions": "import_predictions",
 }
 
 # `rend-equiv panel NAME` -> module under rend_equiv_dataset.commands

@@ -55,6 +55,145 @@ def shard_path(config: str, split: str = DEFAULT_SPLIT, index: int = 0, count: i
     return f"data/{config}/{split}-{index:05d}-of-{count:05d}.parquet"
 
 
+IMAGE_ROW_GROUP = 100
+"""Rows per parquet row group in a config with images (``datasets``' Arrow batch size for images).
+
+Rows are buffered only up to one row group, so writing never holds more than
+100 images, and a reader (the Hub's viewer, ``load_dataset`` streaming) gets
+one row without decoding a whole shard. Configs without images write one row
+group per shard.
+"""
+
+
+def _has_image(features: datasets.Features) -> bool:
+    import datasets
+
+    return any(isinstance(feature, datasets.Image) for feature in features.values())
+
+
+class ConfigWriter:
+    """Stream the rows of one config's split into parquet shards, one row group at a time.
+
+    Rows come in as Python mappings (:meth:`add_rows`) or as Arrow tables of
+    the config's schema (:meth:`add_table`, e.g. read back from another
+    writer's files); either way the bytes depend only on the sequence of rows,
+    ``max_rows_per_shard`` and the library versions, not on how the rows were
+    batched on the way in. Shards are written under temporary names and get
+    their ``-of-NNNNN`` names in :meth:`close`, once their number is known.
+    ``num_bytes`` is the Arrow size of the rows written (what a reader gets
+    back, counted one row group at a time as each shard is closed).
+
+    >>> import tempfile, datasets
+    >>> features = datasets.Features({"id": datasets.Value("string")})
+    >>> folder = tempfile.mkdtemp()
+    >>> with ConfigWriter(folder, "things", features, max_rows_per_shard=2) as writer:
+    ...     writer.add_rows([{"id": "a"}, {"id": "b"}, {"id": "c"}])
+    ...     written = writer.close()
+    >>> written.paths, written.num_examples
+    (('data/things/test-00000-of-00002.parquet', 'data/things/test-00001-of-00002.parquet'), 3)
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], config: str, features: datasets.Features, *,
+                 split: str = DEFAULT_SPLIT, max_rows_per_shard: int = 2_000) -> None:
+        if max_rows_per_shard < 1:
+            raise InputError(f"expected at least 1 row per shard, got {max_rows_per_shard}", field="max_rows_per_shard")
+        self.folder, self.config, self.features, self.split = Path(folder), config, features, split
+        self.max_rows = max_rows_per_shard
+        self.group_rows = min(IMAGE_ROW_GROUP, max_rows_per_shard) if _has_image(features) else max_rows_per_shard
+        self.schema = features.arrow_schema
+        self._pending: list[Any] = []  # pyarrow tables, fewer rows than one row group in all
+        self._pending_rows = 0
+        self._shard_rows = 0
+        self._writer: Any = None
+        self._files: list[Path] = []
+        self.num_rows = 0
+        self.num_bytes = 0
+
+    def __enter__(self) -> ConfigWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._writer is not None:  # abandoned mid-way: release the file; the caller's staging folder goes
+            self._writer.close()
+            self._writer = None
+
+    def add_rows(self, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Append rows given as mappings in Arrow storage form (an image as ``{"bytes": ..., "path": None}``)."""
+        import pyarrow as pa
+
+        try:
+            table = pa.Table.from_pylist(list(rows), schema=self.schema)
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as err:
+            raise InputError(f"a row does not fit config {self.config!r}: {str(err)[:200]}", field=self.config) from None
+        self.add_table(table)
+
+    def add_table(self, table: Any) -> None:
+        """Append the rows of a pyarrow table with this config's columns and types."""
+        if not table.schema.equals(self.schema, check_metadata=False):
+            raise InputError(f"the rows do not have the columns and types of config {self.config!r}", field=self.config)
+        table = table.replace_schema_metadata(self.schema.metadata)
+        while table.num_rows:
+            room = min(self.group_rows - self._pending_rows, self.max_rows - self._shard_rows - self._pending_rows)
+            head, table = table.slice(0, room), table.slice(room)
+            self._pending.append(head)
+            self._pending_rows += head.num_rows
+            if self._pending_rows == self.group_rows or self._shard_rows + self._pending_rows == self.max_rows:
+                self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not self._pending:
+            return
+        group = pa.concat_tables(self._pending).combine_chunks()
+        self._pending, self._pending_rows = [], 0
+        if self._writer is None:
+            path = self.folder / "data" / self.config / f".{self.split}-{len(self._files):05d}.parquet.partial"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._writer = pq.ParquetWriter(path, self.schema, compression="zstd", write_statistics=False)
+            self._files.append(path)
+        self._writer.write_table(group, row_group_size=group.num_rows)
+        self.num_rows += group.num_rows
+        self._shard_rows += group.num_rows
+        if self._shard_rows == self.max_rows:
+            self._close_shard()
+
+    def _close_shard(self) -> None:
+        """Close the open shard and add the Arrow size of its rows as a reader gets them, a row group at a time."""
+        import pyarrow.parquet as pq
+
+        self._writer.close()
+        self._writer, self._shard_rows = None, 0
+        shard = pq.ParquetFile(self._files[-1])
+        self.num_bytes += sum(shard.read_row_group(i).nbytes for i in range(shard.num_row_groups))
+
+    def close(self) -> WrittenConfig:
+        """Write what is buffered, name the shards, and say what was written."""
+        self._flush()
+        if self._writer is not None:
+            self._close_shard()
+        if not self._files:  # an empty split is still one (empty) shard, so the config loads
+            self._write_empty()
+        paths = []
+        for index, partial in enumerate(self._files):
+            relative = shard_path(self.config, self.split, index, len(self._files))
+            os.replace(partial, self.folder / relative)
+            paths.append(relative)
+        download_size = sum((self.folder / relative).stat().st_size for relative in paths)
+        return WrittenConfig(self.config, self.features, tuple(paths), self.num_rows, self.num_bytes, download_size,
+                             self.split)
+
+    def _write_empty(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        path = self.folder / "data" / self.config / f".{self.split}-00000.parquet.partial"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.Table.from_pylist([], schema=self.schema), path, compression="zstd", write_statistics=False)
+        self._files.append(path)
+
+
 def write_config(
     folder: str | os.PathLike[str],
     config: str,
@@ -66,26 +205,16 @@ def write_config(
     """Write ``dataset`` as parquet shards of ``config``; images are embedded as bytes.
 
     Returns what was written (shard paths relative to ``folder``, row count
-    and sizes). The bytes depend only on the rows and the library versions,
-    so the same rows give the same files.
+    and sizes). The rows go through :class:`ConfigWriter` a row group at a
+    time, so the same rows give the same files as any other way of feeding it.
     """
-    import pyarrow.parquet as pq
     from datasets.table import embed_table_storage
 
-    table = embed_table_storage(dataset.with_format("arrow")[:])
-    count = max(1, -(-table.num_rows // max_rows_per_shard))
-    paths = []
-    for index in range(count):
-        relative = shard_path(config, split, index, count)
-        path = Path(folder) / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        chunk = table.slice(index * max_rows_per_shard, max_rows_per_shard)
-        pq.write_table(chunk, path, compression="zstd", write_statistics=False)
-        paths.append(relative)
-    files = [Path(folder) / relative for relative in paths]
-    num_bytes = sum(pq.read_table(path).nbytes for path in files)  # as a reader gets them
-    download_size = sum(path.stat().st_size for path in files)
-    return WrittenConfig(config, dataset.features, tuple(paths), table.num_rows, num_bytes, download_size, split)
+    table = dataset.with_format("arrow")
+    with ConfigWriter(folder, config, dataset.features, split=split, max_rows_per_shard=max_rows_per_shard) as writer:
+        for start in range(0, len(dataset), IMAGE_ROW_GROUP):
+            writer.add_table(embed_table_storage(table[start:start + IMAGE_ROW_GROUP]))
+        return writer.close()
 
 
 def card_metadata(

@@ -39,7 +39,7 @@ import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from rend_equiv_dataset.errors import InputError
 
@@ -208,7 +208,7 @@ def _open_binary(path: Path) -> IO[bytes]:
     try:
         if path.is_dir():
             raise IsADirectoryError(21, "is a folder, expected a file")
-        return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # noqa: SIM115
+        return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix == ".gz" else open(path, "rb")  # noqa: SIM115
     except OSError as err:
         raise InputError(f"cannot read: {err.strerror or err}", file=path) from None
 
@@ -364,6 +364,41 @@ def cut_torn_tail(path: str | Path) -> None:
         handle.truncate(0)
 
 
+def last_line(path: str | Path, *, max_line_bytes: int = MAX_LINE_BYTES) -> str | None:
+    """The last newline-terminated line of ``path`` (without its newline), read from the end; a torn tail is skipped.
+
+    None when the file is missing or holds no whole line. Its cost does not
+    grow with the file.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> _ = p.write_bytes(b'{"a": 1}\\n{"a": 2}\\n{"a": 3')
+    >>> last_line(p)
+    '{"a": 2}'
+    """
+    path = Path(path)
+    if not path.is_file():
+        return None
+    with _open_binary(path) as handle, _read_errors(path):
+        end = handle.seek(0, os.SEEK_END)
+        tail = b""
+        while end > 0 and tail.count(b"\n") < 2 and len(tail) <= max_line_bytes + 2:
+            start = max(0, end - (1 << 16))
+            handle.seek(start)
+            tail = handle.read(end - start) + tail
+            end = start
+    whole = tail[: tail.rfind(b"\n")] if b"\n" in tail else None
+    if whole is None:
+        return None
+    line = whole[whole.rfind(b"\n") + 1:]
+    if len(line) > max_line_bytes:
+        raise InputError(f"line longer than {max_line_bytes} bytes", file=path)
+    try:
+        return line.decode("utf-8").removesuffix("\r")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {err.start + 1} of the last line)", file=path) from None
+
+
 # --------------------------------------------------------------------------- writing files
 
 
@@ -372,6 +407,25 @@ def file_mode() -> int:
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def private_appender(path: str | Path) -> IO[str]:
+    """``path`` opened for appending text, readable and writable by its owner only (0600; an
+    existing file is narrowed to it): for results that hold executed code and its labels.
+
+    >>> import tempfile; p = Path(tempfile.mkdtemp()) / "results.jsonl"
+    >>> with private_appender(p) as handle:
+    ...     _ = handle.write("{}\\n")
+    >>> oct(p.stat().st_mode & 0o777)
+    '0o600'
+    """
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "a", encoding="utf-8")
 
 
 def _dir_mode() -> int:
@@ -399,7 +453,7 @@ def atomic_writer(path: str | Path, *, binary: bool = False) -> Iterator[IO[Any]
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as handle:
+        with os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
@@ -442,6 +496,85 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
             handle.write(json.dumps(row, allow_nan=False, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def write_json(path: str | Path, value: Any, *, indent: int | None = 2, sort_keys: bool = True,
+               ensure_ascii: bool = False) -> None:
+    """Write ``value`` as one JSON document (and a final newline) to ``path`` atomically.
+
+    NaN and infinities are refused (``ValueError``); non-ASCII text is kept as
+    is unless ``ensure_ascii``.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "report.json"
+    >>> write_json(p, {"b": 1, "a": "é"}, indent=None)
+    >>> p.read_text(encoding="utf-8")
+    '{"a": "é", "b": 1}\\n'
+    """
+    text = json.dumps(value, indent=indent, sort_keys=sort_keys, allow_nan=False, ensure_ascii=ensure_ascii)
+    atomic_write_text(path, text + "\n")
+
+
+class LineAppender:
+    """Appends JSON lines to a file, each line one ``write`` (a reader sees whole lines, or a torn last one).
+
+    Opening cuts a torn last line that a killed appender left
+    (:func:`cut_torn_tail`). With ``sync`` every line is synced to disk before
+    :meth:`append` returns, so a line that was appended survives a crash.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
+    >>> _ = p.write_text('{"a": 1}\\n{"a": 2')
+    >>> with LineAppender(p) as log:
+    ...     log.append({"a": 3})
+    >>> p.read_text()
+    '{"a": 1}\\n{"a": 3}\\n'
+    """
+
+    def __init__(self, path: str | Path, *, sync: bool = False) -> None:
+        self.path = Path(path)
+        self.sync = sync
+        cut_torn_tail(self.path)
+        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, file_mode())
+
+    def append(self, row: Any) -> None:
+        """Append ``row`` as one JSON line (keys in their order); NaN and infinities are refused (``ValueError``)."""
+        if self._fd is None:
+            raise ValueError(f"{self.path} is closed")
+        os.write(self._fd, (json.dumps(row, allow_nan=False, ensure_ascii=False) + "\n").encode("utf-8"))
+        if self.sync:
+            os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> LineAppender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def atomic_symlink(path: str | Path, target: str) -> None:
+    """Point the symbolic link ``path`` at ``target`` by renaming a new link over it: readers see the old or the new."""
+    path = Path(path)
+    if path.is_symlink() and os.readlink(path) == target:
+        return
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.link")
+    temporary.unlink(missing_ok=True)
+    os.symlink(target, temporary)
+    os.replace(temporary, path)
+
+
+def sync_dir(folder: str | Path) -> None:
+    """Sync the entries of ``folder`` (renames and new names in it) to disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 # --------------------------------------------------------------------------- locks

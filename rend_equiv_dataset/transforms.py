@@ -38,11 +38,11 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from rend_equiv_dataset.errors import InputError
 
-Answer = Union[float, str]
+Answer = float | str
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ class LabelMap:
         return {"kind": self.kind, "map": dict(self.pairs)}
 
 
-Transform = Union[Identity, Affine, LabelMap]
+Transform = Identity | Affine | LabelMap
 
 IDENTITY = Identity()
 

@@ -118,3 +118,69 @@ def test_non_empty_target_needs_overwrite(tmp_path):
         _write(staging)
     assert not (out / "keep.txt").exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["release"]
+
+
+def _image_rows(n):
+    return [{"id": f"r{i}", "image": {"bytes": _png((i % 256, 0, 0)), "path": None}} for i in range(n)]
+
+
+IMAGE_FEATURES = datasets.Features({"id": datasets.Value("string"), "image": datasets.Image()})
+
+
+def _streamed(folder, rows, cuts, max_rows):
+    from rend_equiv_dataset.hub import ConfigWriter
+
+    with ConfigWriter(folder, "things", IMAGE_FEATURES, max_rows_per_shard=max_rows) as writer:
+        start = 0
+        for cut in [*sorted(cuts), len(rows)]:
+            writer.add_rows(rows[start:cut])
+            start = cut
+        return writer.close()
+
+
+def _files(folder, written):
+    return [(folder / p).read_bytes() for p in written.paths]
+
+
+def test_streamed_shards_do_not_depend_on_how_rows_are_batched(tmp_path):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    rows = _image_rows(230)
+    reference = _streamed(tmp_path / "ref", rows, [], 150)
+    expected = _files(tmp_path / "ref", reference)
+    runs = iter(range(10**6))
+
+    @settings(max_examples=15, deadline=None)
+    @given(st.lists(st.integers(0, 230), max_size=6))
+    def same_bytes(cuts):
+        folder = tmp_path / f"run{next(runs)}"
+        written = _streamed(folder, rows, cuts, 150)
+        assert written == reference and _files(folder, written) == expected
+
+    same_bytes()
+
+
+def test_streamed_shards_hold_rows_in_order_in_row_groups_of_100_images(tmp_path):
+    import pyarrow.parquet as pq
+
+    written = _streamed(tmp_path, _image_rows(230), [7, 120], 150)
+    assert written.paths == ("data/things/test-00000-of-00002.parquet", "data/things/test-00001-of-00002.parquet")
+    files = [pq.ParquetFile(tmp_path / p) for p in written.paths]
+    assert [[f.metadata.row_group(i).num_rows for i in range(f.num_row_groups)] for f in files] == [[100, 50], [80]]
+    assert sum(pq.read_table(tmp_path / p).nbytes for p in written.paths) == written.num_bytes
+    assert written.download_size == sum((tmp_path / p).stat().st_size for p in written.paths)
+    loaded = datasets.load_dataset("parquet", data_files=[str(tmp_path / p) for p in written.paths], split="train",
+                                   cache_dir=str(tmp_path / "cache"))
+    assert loaded["id"] == [f"r{i}" for i in range(230)]
+    assert loaded[129]["image"].getpixel((0, 0)) == (129, 0, 0)
+    assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_a_config_writer_refuses_rows_of_another_schema(tmp_path):
+    import pyarrow as pa
+
+    from rend_equiv_dataset.hub import ConfigWriter
+
+    with ConfigWriter(tmp_path, "things", IMAGE_FEATURES) as writer, pytest.raises(InputError, match="columns and types"):
+        writer.add_table(pa.table({"id": ["a"]}))

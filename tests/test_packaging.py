@@ -43,6 +43,7 @@ def test_wheel_metadata_and_contents(dist):
     assert metadata["Description-Content-Type"] == "text/markdown"
     assert metadata.get_payload().strip().startswith("# rend-equiv")
     assert "rend_equiv_dataset/py.typed" in names and any(n.endswith("licenses/LICENSE") for n in names)
+    assert "rend_equiv_dataset/integrations/lmms_eval/_default_template_yaml" in names  # lmms-eval's --include_path needs it
     assert "rend-equiv = rend_equiv_dataset.cli:main" in entry_points
     assert not any(n.startswith(("tests/", "metrics/")) for n in names)
 

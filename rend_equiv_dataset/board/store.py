@@ -1,37 +1,44 @@
-"""The leaderboard folder: results files with their history, and tables that change in one atomic step.
+"""The leaderboard folder: results files with their history, one appended line per submission, lazily rebuilt tables.
 
 Layout of ``LEADERBOARD/``::
 
     .lock                                   taken by every submission (flock; released if the process dies)
     .pending                                the results file a submission is writing (gone once it is published)
-    current -> boards/000007                the one pointer; a submission renames a new one into place last
-                                            (a copy where links do not survive may hold the text boards/000007)
+    log.jsonl                               one line per published submission, oldest first: its kind, results
+                                            file and table row; appending the line publishes the submission
+    dataset_fingerprint                     the release the figure-reading table ranks (set by its first submission)
+    current -> boards/000007                the tables as of log line 7 (a view of the log, rebuilt lazily)
     leaderboard.json, leaderboard.md        links to current/… (figure reading: one row per model)
     panels.json, panels.md                  links to current/… (judge panels: one row per panel)
-    boards/000007/manifest.json             every submission, per table and model, oldest first
+    boards/000007/manifest.json             the view's version and how many bytes of the log it covers
     boards/000007/{leaderboard,panels}.{json,md}
     results/<org>/<name>/results_<UTC time>.json   one figure-reading submission (HF results shape)
     results/<org>/<name>/results_<UTC time>/       its report plots and report.md
     panels/<org>/<name>/results_<UTC time>.json    one judge-panel submission (and its folder)
 
-A submission writes its results file and assets under new names, then a new
-board folder, then renames a fresh ``current`` link over the old one. Readers
-resolve ``current`` once, so they see the old board or the new one, never a
-mix. A kill before that rename leaves files that no manifest names; the next
-submission removes them under the lock (``.pending`` says which). Result names sort by time, so the
-latest result of a model is the last name in its folder, and the manifest
-lists it last: nothing else has to be read to find it.
+A submission, under the lock, writes its results file and assets under new
+names and then appends one line to ``log.jsonl`` (synced): that append is the
+one step that publishes it, so a kill leaves the old board or the new one,
+never a mix. It reads nothing that grows with the board: the model's earlier
+results are the names in its own folder (names sort by time, so the latest is
+the last), and the release a figure board ranks is one small file. A kill
+before the append leaves files that no log line names; the next submission
+removes them under the lock (``.pending`` says which) and cuts a torn last line.
+
+:func:`read_board` reads the log and returns the tables as of its last line.
+The table files at the top are views of the log: rebuilt by a reader that
+finds them behind (when it can take the lock), and by a submission once the
+log has doubled since the last rebuild, so a submission costs O(1) amortised
+however many models the board holds.
 """
 
 from __future__ import annotations
 
 import errno
 import json
-import math
 import os
 import re
 import shutil
-import tempfile
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -44,17 +51,23 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import atomic_write_text, locked
-from rend_equiv_dataset.reports import markdown_table
+from rend_equiv_dataset.io import (
+    LineAppender, atomic_dir, atomic_symlink, atomic_write_text, jsonl_rows, last_line, locked, parse_json, read_json,
+    read_text, sync_dir,
+)
+from rend_equiv_dataset.reports import json_ready, markdown_table
 
-FORMAT = 1
+FORMAT = 2
 LOCK_WAIT_S = 120.0
+LOG = "log.jsonl"
+FINGERPRINT = "dataset_fingerprint"
 _BOARD = re.compile(r"^boards/(\d{6})$")
 _STAMP = "%Y-%m-%dT%H-%M-%S.%fZ"
 _RESULT = re.compile(r"^results_(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d\.\d{6}Z)\.json$")
 PENDING = ".pending"
 # what a leaderboard folder may hold before its first board is published (a first submission under way or killed)
-_BOARD_ENTRIES = {".lock", PENDING, "boards", "results", "panels", "leaderboard.json", "leaderboard.md", "panels.json", "panels.md"}
+_BOARD_ENTRIES = {".lock", PENDING, LOG, FINGERPRINT, "current", "boards", "results", "panels",
+                  "leaderboard.json", "leaderboard.md", "panels.json", "panels.md"}
 _NOT_WRITABLE = {errno.EACCES, errno.EPERM, errno.EROFS}
 _PENDING_PATH = re.compile(r"^(results|panels)/[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?/results_[0-9TZ.-]+\.json$")
 
@@ -141,7 +154,7 @@ ROW_CONFIG = ("model_sha", "model_dtype", "model_type", "params_billions", "data
 
 def dumps(payload: Any) -> str:
     """Canonical JSON text: sorted keys, two-space indent, non-finite floats as ``null``."""
-    return json.dumps(_finite(payload), indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n"
+    return json.dumps(json_ready(payload), indent=2, sort_keys=True, allow_nan=False, ensure_ascii=False) + "\n"
 
 
 def _compact(payload: Any) -> str:
@@ -149,30 +162,15 @@ def _compact(payload: Any) -> str:
     return json.dumps(payload, sort_keys=True, allow_nan=False, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def _finite(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
-    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 @dataclass(frozen=True)
 class Snapshot:
-    """One board as a reader sees it: the folder, its version and its manifest."""
+    """One board as a reader sees it: the folder, its version (published submissions), history and tables."""
 
     folder: Path
     version: int
     fingerprint: str | None = None
     submissions: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
-
-    @property
-    def board_dir(self) -> Path:
-        return self.folder / "boards" / f"{self.version:06d}"
+    tables: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
 
     def history(self, kind: Kind, name: str) -> tuple[str, ...]:
         """Relative paths of ``name``'s submissions to the ``kind`` table, oldest first."""
@@ -183,24 +181,12 @@ class Snapshot:
 
     def rows(self, kind: Kind) -> list[dict[str, Any]]:
         """The table of ``kind``: one row per model, its latest submission (best first)."""
-        if self.version == 0:
-            return []
-        path = self.board_dir / f"{TABLES[kind].stem}.json"
-        try:
-            rows = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise InputError(f"unreadable table: {err}", file=str(path)) from None
-        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise InputError("expected a JSON list of rows", file=str(path))
-        return rows
+        return [dict(row) for row in self.tables.get(kind.value, ())]
 
     def load(self, relative: str) -> dict[str, Any]:
         """One results file of this board (a path from :meth:`history`)."""
         path = self.folder / relative
-        try:
-            payload = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as err:
-            raise InputError(f"unreadable results file: {err}", file=str(path)) from None
+        payload = read_json(path)
         if not isinstance(payload, dict) or not isinstance(payload.get("config"), dict) or not isinstance(payload.get("results"), dict):
             raise InputError("expected {'config': {...}, 'results': {...}}", file=str(path))
         return payload
@@ -210,55 +196,61 @@ class Snapshot:
         return self.folder / relative.removesuffix(".json")
 
 
-def read_board(folder: str | Path) -> Snapshot:
-    """The board that ``folder/current`` names (version 0 and empty when there is none yet)."""
-    folder = Path(folder)
-    pointer = folder / "current"
-    if pointer.is_symlink():
-        target = os.readlink(pointer)
-    elif pointer.is_file() and pointer.stat().st_size < 64:  # a copy made where links do not survive (an upload)
-        target = pointer.read_text(encoding="utf-8").strip()
-    elif pointer.exists():
-        raise InputError("expected a link to boards/NNNNNN", file=str(pointer))
-    else:
-        return Snapshot(folder, 0)
-    match = _BOARD.match(target)
-    if not match:
-        raise InputError(f"expected a link to boards/NNNNNN, got {target!r}", file=str(pointer))
-    path = folder / target / "manifest.json"
+def _log_entry(entry: dict[str, Any], path: Path, line: int) -> tuple[Kind, str, dict[str, Any]]:
+    """(kind, results file, row) of one log line, checked."""
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InputError(f"unreadable manifest: {err}", file=str(path)) from None
-    return _snapshot(folder, int(match.group(1)), manifest, path)
+        kind = Kind(entry.get("kind"))
+    except ValueError:
+        raise InputError(f"expected one of {[k.value for k in Kind]}, got {entry.get('kind')!r}",
+                         file=str(path), line=line, field="kind") from None
+    row = entry.get("row")
+    if not isinstance(row, dict) or not isinstance(row.get("model_name"), str):
+        raise InputError("expected a table row with a model_name", file=str(path), line=line, field="row")
+    relative, name = entry.get("path"), row["model_name"]
+    prefix = f"{TABLES[kind].folder}/{name}/"
+    if not (isinstance(relative, str) and relative.startswith(prefix) and ".." not in relative and _PENDING_PATH.match(relative)):
+        raise InputError(f"expected {prefix}results_TIME.json, got {relative!r}", file=str(path), line=line, field="path")
+    return kind, relative, row
 
 
-def _snapshot(folder: Path, version: int, manifest: Any, path: Path) -> Snapshot:
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or manifest.get("version") != version:
-        raise InputError(f"expected a manifest of format {FORMAT} for version {version}", file=str(path))
-    submissions = manifest.get("submissions")
-    if not isinstance(submissions, dict) or set(submissions) - {k.value for k in Kind}:
-        raise InputError("field 'submissions': expected {figures: {...}, panels: {...}}", file=str(path))
-    checked: dict[str, dict[str, tuple[str, ...]]] = {}
-    for kind, models in submissions.items():
-        prefix = TABLES[Kind(kind)].folder + "/"
-        if not isinstance(models, dict):
-            raise InputError(f"field 'submissions.{kind}': expected an object", file=str(path))
-        for name, paths in models.items():
-            ok = isinstance(paths, list) and paths and all(
-                isinstance(p, str) and p.startswith(prefix + name + "/") and ".." not in p and _RESULT.match(p.rsplit("/", 1)[1]) for p in paths
-            )
-            if not ok:
-                raise InputError(f"field 'submissions.{kind}.{name}': expected a list of {prefix}{name}/results_TIME.json", file=str(path))
-        checked[kind] = {name: tuple(paths) for name, paths in models.items()}
-    fingerprint = manifest.get("dataset_fingerprint")
-    if fingerprint is not None and not isinstance(fingerprint, str):
-        raise InputError("field 'dataset_fingerprint': expected a string or null", file=str(path))
-    return Snapshot(folder, version, fingerprint, checked)
+def read_board(folder: str | Path, *, refresh: bool = True) -> Snapshot:
+    """The board as of the last line of ``folder/log.jsonl`` (version 0 and empty when there is none yet).
+
+    A torn last line (a submission killed while appending it) is not part of
+    the board. With ``refresh``, table files at the top that are behind the
+    log are rebuilt when the folder's lock is free (:func:`refresh_views`).
+    """
+    folder = Path(folder)
+    log = folder / LOG
+    if not log.is_file():
+        if (folder / "current").exists() or (folder / "current").is_symlink():
+            raise InputError(f"a leaderboard of an older format (no {LOG}); submit to a new folder", file=str(folder))
+        return Snapshot(folder, 0)
+    history: dict[str, dict[str, list[str]]] = {k.value: {} for k in Kind}
+    latest: dict[str, dict[str, dict[str, Any]]] = {k.value: {} for k in Kind}
+    fingerprint: str | None = None
+    version = 0
+    for number, entry in jsonl_rows(log, drop_torn_tail=True, skip_blank=False):
+        kind, relative, row = _log_entry(entry, log, number)
+        name = row["model_name"]
+        paths = history[kind.value].setdefault(name, [])
+        paths.append(relative)
+        latest[kind.value][name] = {**row, "submissions": len(paths), "results_file": relative}
+        if kind is Kind.FIGURES and fingerprint is None and isinstance(row.get("dataset_fingerprint"), str):
+            fingerprint = row["dataset_fingerprint"]
+        version = number
+    snapshot = Snapshot(
+        folder, version, fingerprint,
+        {k: {n: tuple(p) for n, p in models.items()} for k, models in history.items() if models},
+        {k.value: tuple(sort_rows(TABLES[k], list(latest[k.value].values()))) for k in Kind},
+    )
+    if refresh and _view(folder).get("version", 0) != version:
+        refresh_views(folder)
+    return snapshot
 
 
 def check_board_dir(leaderboard: str | Path, option: str = "--leaderboard") -> Path:
-    """A leaderboard folder a submission may write: new, empty, or holding a board; writable; its board readable."""
+    """A leaderboard folder a submission may write: new, empty, or holding a board; writable. Reads no history."""
     folder = Path(leaderboard)
     if folder.exists() and not folder.is_dir():
         raise InputError(f"{folder} exists and is not a folder", field=option)
@@ -270,9 +262,10 @@ def check_board_dir(leaderboard: str | Path, option: str = "--leaderboard") -> P
         raise InputError(f"folder {writable} is read-only", field=option)
     if folder.is_dir():
         names = {p.name for p in folder.iterdir() if not p.name.endswith((".link", ".tmp"))}
-        if "current" not in names and names and (".lock" not in names or names - _BOARD_ENTRIES):
-            raise InputError(f"folder {folder} holds files but no board (no 'current' link); not a leaderboard folder", field=option)
-        read_board(folder)
+        if "current" in names and LOG not in names:
+            raise InputError(f"folder {folder} is a leaderboard of an older format (no {LOG}); submit to a new folder", field=option)
+        if LOG not in names and names and (".lock" not in names or names - _BOARD_ENTRIES):
+            raise InputError(f"folder {folder} holds files but no board (no {LOG}); not a leaderboard folder", field=option)
     return folder
 
 
@@ -304,6 +297,15 @@ def _writes(folder: Path, option: str = "--leaderboard") -> Iterator[None]:
         raise
 
 
+def _model_history(folder: Path, table: Table, name: str) -> tuple[str, ...]:
+    """The published results files of ``name`` (the names in its folder sort by time); run after :func:`_sweep`."""
+    models = folder / table.folder / name
+    if not models.is_dir():
+        return ()
+    found = sorted(p.name for p in models.iterdir() if _RESULT.match(p.name) and p.is_file())
+    return tuple(f"{table.folder}/{name}/{n}" for n in found)
+
+
 def submit_payload(
     leaderboard: str | Path,
     kind: Kind,
@@ -313,44 +315,48 @@ def submit_payload(
     now: datetime | None = None,
     wait_s: float = LOCK_WAIT_S,
 ) -> Path:
-    """Add one submission to ``kind``'s table and publish the new board; returns the results file.
+    """Add one submission to ``kind``'s table by appending it to the board's log; returns the results file.
 
     ``payload`` is ``{"config": {"model_name", "submission_sha256", ...}, "results": {task: {...}}}``.
     Resubmitting what is already the model's latest submission (same
     ``submission_sha256``) changes nothing. A figure-reading board ranks one
-    release: a payload for another dataset fingerprint is refused.
+    release: a payload for another dataset fingerprint is refused. The cost
+    does not grow with the number of models on the board (amortised; see the
+    module docstring).
     """
     folder = check_board_dir(leaderboard)
     table = TABLES[kind]
     name = payload["config"]["model_name"]
+    if not isinstance(name, str) or ".." in name or not _NAME.match(name):
+        raise InputError(f"expected NAME or ORG/NAME of letters, digits, '.', '_', '-', got {name!r}", field="model_name")
     with _writes(folder):
         folder.mkdir(exist_ok=True)
         with _board_lock(folder, wait_s):
-            snapshot = read_board(folder)
-            _sweep(snapshot)
-            history = snapshot.history(kind, name)
-            if history and snapshot.load(history[-1])["config"].get("submission_sha256") == payload["config"]["submission_sha256"]:
+            _sweep(folder)
+            history = _model_history(folder, table, name)
+            if history and Snapshot(folder, 0).load(history[-1])["config"].get("submission_sha256") == payload["config"]["submission_sha256"]:
                 return folder / history[-1]
-            fingerprint = snapshot.fingerprint
+            fingerprint = _fingerprint(folder)
+            new_fingerprint = None
             if kind is Kind.FIGURES:
-                new = payload["config"]["dataset_fingerprint"]
-                if fingerprint is not None and new != fingerprint:
-                    raise InputError(f"this leaderboard ranks dataset {fingerprint[:16]}…; the predictions are for {new[:16]}…", field="--leaderboard")
-                fingerprint = new
+                new_fingerprint = payload["config"]["dataset_fingerprint"]
+                if fingerprint is not None and new_fingerprint != fingerprint:
+                    raise InputError(f"this leaderboard ranks dataset {fingerprint[:16]}…; the predictions are for {new_fingerprint[:16]}…",
+                                     field="--leaderboard")
             stamp = _stamp(now or datetime.now(timezone.utc), history)
             relative = f"{table.folder}/{name}/results_{stamp.strftime(_STAMP)}.json"
-            if not isinstance(name, str) or ".." in name or not _PENDING_PATH.match(relative):
-                raise InputError(f"expected NAME or ORG/NAME of letters, digits, '.', '_', '-', got {name!r}", field="model_name")
             payload = {**payload, "config": {**payload["config"], "submitted_at": stamp.isoformat().replace("+00:00", "Z")}}
             atomic_write_text(folder / PENDING, json.dumps([relative]) + "\n")  # what to clear if this submission is killed
             if assets:
                 _write_assets(folder / relative.removesuffix(".json"), assets)
             atomic_write_text(folder / relative, dumps(payload))
-            submissions = {k.value: dict(snapshot.submissions.get(k.value, {})) for k in Kind}
-            submissions[kind.value][name] = (*history, relative)
-            rows = {k: snapshot.rows(k) for k in Kind}
-            rows[kind] = [r for r in rows[kind] if r["model_name"] != name] + [table_row(table, payload, len(history) + 1, relative)]
-            _publish(folder, snapshot.version + 1, fingerprint, submissions, rows)
+            with LineAppender(folder / LOG, sync=True) as log:  # the one step that publishes the submission
+                log.append({"kind": kind.value, "path": relative, "row": table_row(table, payload, len(history) + 1, relative)})
+            if fingerprint is None and new_fingerprint is not None:
+                atomic_write_text(folder / FINGERPRINT, new_fingerprint + "\n")
+            if _views_due(folder):
+                _write_views(read_board(folder, refresh=False))
+            (folder / PENDING).unlink()
     return folder / relative
 
 
@@ -411,99 +417,133 @@ def format_metric(value: float | None, ci: list[float] | None = None) -> str:
     return text
 
 
-def _write_assets(target: Path, assets: Mapping[str, bytes]) -> None:
-    """Write the files of ``assets`` into a new folder ``target``, renamed into place whole."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+def _fingerprint(folder: Path) -> str | None:
+    """The release the figure-reading table ranks, or None before its first submission."""
+    path = folder / FINGERPRINT
+    return read_text(path, max_bytes=1024).strip() if path.is_file() else None
+
+
+def _view(folder: Path) -> dict[str, Any]:
+    """The manifest of the board ``current`` names (``{}`` when there is none or it is unreadable: a view to rebuild)."""
+    current = _current(folder)
+    if current is None:
+        return {}
     try:
-        os.chmod(staging, 0o755)
-        for name, data in assets.items():
-            if "/" in name or name.startswith("."):
-                raise ValueError(f"asset name {name!r} must be a plain file name")
-            (staging / name).write_bytes(data)
-        os.replace(staging, target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        manifest = read_json(folder / "boards" / current / "manifest.json", max_bytes=4096)
+    except InputError:
+        return {}
+    return manifest if isinstance(manifest, dict) and manifest.get("format") == FORMAT else {}
+
+
+def _current(folder: Path) -> str | None:
+    """The board folder name that ``current`` points at (a link, or a small file where links do not survive)."""
+    pointer = folder / "current"
+    if pointer.is_symlink():
+        target = os.readlink(pointer)
+    elif pointer.is_file() and pointer.stat().st_size < 64:  # a copy made where links do not survive (an upload)
+        target = read_text(pointer).strip()
+    else:
+        return None
+    match = _BOARD.match(target)
+    return f"{int(match.group(1)):06d}" if match else None
+
+
+def _views_due(folder: Path) -> bool:
+    """Whether the log has doubled since the views were last rebuilt (so rebuilds cost O(1) per submission, amortised)."""
+    covered = _view(folder).get("log_bytes")
+    return not isinstance(covered, int) or (folder / LOG).stat().st_size >= 2 * covered
+
+
+def refresh_views(folder: str | Path) -> bool:
+    """Rebuild the table files at the top from the log if the folder's lock is free; returns whether it did.
+
+    A reader calls this when it finds them behind. It gives up, leaving them
+    as they were, when a submission holds the lock (that submission or the
+    next reader rebuilds them) or the folder cannot be written (a read-only
+    copy): the tables :func:`read_board` returns come from the log either way.
+    """
+    folder = Path(folder)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return False
+    try:
+        with locked(folder / ".lock", what="another submission"):
+            snapshot = read_board(folder, refresh=False)
+            if _view(folder).get("version", 0) == snapshot.version:
+                return False
+            _write_views(snapshot)
+    except InputError:
+        return False
+    except OSError as err:
+        if err.errno in _NOT_WRITABLE:
+            return False
         raise
+    return True
 
 
-def _publish(folder: Path, version: int, fingerprint: str | None,
-             submissions: dict[str, dict[str, tuple[str, ...]]], rows: dict[Kind, list[dict[str, Any]]]) -> None:
-    """Write board ``version`` beside the current one, then rename the ``current`` link onto it."""
+def _write_views(snapshot: Snapshot) -> None:
+    """Write the tables of ``snapshot`` as a new board folder and rename ``current`` onto it; call under the lock."""
+    folder = snapshot.folder
     boards = folder / "boards"
     boards.mkdir(exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{version:06d}.", dir=boards))
-    try:
-        os.chmod(staging, 0o755)
-        manifest = {"format": FORMAT, "version": version, "dataset_fingerprint": fingerprint,
-                    "submissions": {k: {n: list(p) for n, p in sorted(v.items())} for k, v in submissions.items()}}
-        files = {"manifest.json": _compact(manifest)}
+    name = f"{snapshot.version:06d}"
+    manifest = {"format": FORMAT, "version": snapshot.version, "log_bytes": (folder / LOG).stat().st_size,
+                "dataset_fingerprint": snapshot.fingerprint}
+    with atomic_dir(boards / name, overwrite=True, option="--leaderboard") as staging:
+        (staging / "manifest.json").write_text(_compact(manifest), encoding="utf-8")
         for kind, table in TABLES.items():
-            ordered = sort_rows(table, rows[kind])
-            files[f"{table.stem}.json"] = _compact(ordered)
-            files[f"{table.stem}.md"] = table_markdown(table, ordered)
-        for name, text in files.items():
-            with open(staging / name, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(staging, boards / f"{version:06d}")
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+            rows = snapshot.rows(kind)
+            (staging / f"{table.stem}.json").write_text(_compact(rows), encoding="utf-8")
+            (staging / f"{table.stem}.md").write_text(table_markdown(table, rows), encoding="utf-8")
+    previous = _current(folder)
     for table in TABLES.values():
         for suffix in ("json", "md"):
-            _link(folder / f"{table.stem}.{suffix}", f"current/{table.stem}.{suffix}")
-    _link(folder / "current", f"boards/{version:06d}")
-    (folder / PENDING).unlink(missing_ok=True)
-    _sync_dir(folder)
+            atomic_symlink(folder / f"{table.stem}.{suffix}", f"current/{table.stem}.{suffix}")
+    atomic_symlink(folder / "current", f"boards/{name}")
+    sync_dir(folder)
+    for entry in boards.iterdir():  # keep the one a reader may still be reading
+        if entry.name not in (name, previous):
+            _remove(entry)
 
 
-def _link(path: Path, target: str) -> None:
-    """Point the symlink ``path`` at ``target`` by renaming a new link over it (atomic)."""
-    if path.is_symlink() and os.readlink(path) == target:
-        return
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.link")
-    temporary.unlink(missing_ok=True)
-    os.symlink(target, temporary)
-    os.replace(temporary, path)
+def _write_assets(target: Path, assets: Mapping[str, bytes]) -> None:
+    """Write the files of ``assets`` into a new folder ``target``, renamed into place whole."""
+    for name in assets:
+        if "/" in name or name.startswith("."):
+            raise ValueError(f"asset name {name!r} must be a plain file name")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_dir(target, option="--leaderboard") as staging:
+        for name, data in assets.items():
+            (staging / name).write_bytes(data)
 
 
-def _sync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _sweep(snapshot: Snapshot) -> None:
-    """Remove what a killed submission left and boards older than the previous one.
+def _sweep(folder: Path) -> None:
+    """Remove what a killed submission or rebuild left; call under the lock.
 
     A submission names its results file in ``.pending`` before writing it and
-    removes ``.pending`` after the link swap, so only the files it names (and
-    their temporary siblings) are looked at, however long the history. Runs
-    under the lock, so nothing it removes is being written.
+    removes ``.pending`` after appending its log line, so only the files it
+    names (and their temporary siblings) are looked at, however long the
+    history: they are kept if the log's last line names them (the kill came
+    after the append), else removed.
     """
-    folder = snapshot.folder
     for pattern in (".*.link", ".*.tmp"):  # half-made links, a half-written .pending
         for entry in folder.glob(pattern):
             entry.unlink(missing_ok=True)
-    keep_boards = {f"{v:06d}" for v in (snapshot.version, snapshot.version - 1)}
     if (folder / "boards").is_dir():
-        for entry in (folder / "boards").iterdir():
-            if entry.name not in keep_boards:
-                _remove(entry)
+        for entry in (folder / "boards").glob(".*"):  # a view rebuild that was killed
+            _remove(entry)
     pending = folder / PENDING
     if not pending.is_file():
         return
-    listed = {p for models in snapshot.submissions.values() for paths in models.values() for p in paths}
     try:
-        unfinished = json.loads(pending.read_text(encoding="utf-8"))
-    except ValueError:
+        unfinished = parse_json(read_text(pending), file=pending)
+    except InputError:
         unfinished = []  # torn while being written: the submission never got as far as writing its files
+    last = last_line(folder / LOG)
+    published = parse_json(last, file=folder / LOG) if last is not None else {}
+    if not isinstance(published, dict):
+        raise InputError("expected a JSON object on the last line", file=str(folder / LOG))
     for relative in unfinished if isinstance(unfinished, list) else []:
-        if not isinstance(relative, str) or relative in listed or not _PENDING_PATH.match(relative):
+        if not isinstance(relative, str) or relative == published.get("path") or not _PENDING_PATH.match(relative):
             continue
         path = folder / relative
         stem = path.name.removesuffix(".json")
@@ -511,6 +551,10 @@ def _sweep(snapshot: Snapshot) -> None:
             for entry in path.parent.iterdir():
                 if entry.name in (path.name, stem) or entry.name.startswith(f".{stem}"):
                     _remove(entry)
+    row = published.get("row")
+    if published.get("kind") == Kind.FIGURES.value and isinstance(row, dict) and isinstance(row.get("dataset_fingerprint"), str) \
+            and not (folder / FINGERPRINT).exists():
+        atomic_write_text(folder / FINGERPRINT, f"{row['dataset_fingerprint']}\n")  # killed before writing it
     pending.unlink()
 
 

@@ -11,7 +11,7 @@ import contextlib
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 from rend_equiv_dataset.commands import default_workers
 from rend_equiv_dataset.errors import InputError
@@ -41,6 +41,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-suite", default="main", choices=["main", "full", "pilot"],
                         help="with --from-tables: edits to apply (main: as the synthetic set; full: also the "
                              "m-cycle; pilot: the paper's x2 scale plus zoom)")
+    parser.add_argument("--shard", default=None, metavar="I/N",
+                        help="build only shard I of N of this release into --out (a self-describing shard folder); "
+                             "rend-equiv merge joins the N shards into the release, byte for byte the single build")
+    parser.add_argument("--engine", default="local", choices=["local", "ray"],
+                        help="local: this machine's cores (default); ray: run the shards as Ray tasks and merge them "
+                             "(needs the ray extra: pip install -e \".[ray]\")")
+    parser.add_argument("--address", default=None,
+                        help="with --engine ray: the Ray cluster to use ('auto' for the one this machine belongs to; "
+                             "default: start Ray on this machine)")
+    parser.add_argument("--shards", default=None,
+                        help="with --engine ray: how many shards (tasks) to split the build into "
+                             "(default: one per CPU of the cluster); the bytes do not depend on it")
     parser.add_argument("--strict", action="store_true",
                         help="with --from-tables: stop at the first unusable table (default: refuse it, build the "
                              "others, and list every refused table on stderr and in tables_report.json)")
@@ -94,6 +106,25 @@ def _terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _parse_engine_options(args: argparse.Namespace) -> tuple[int, int] | None:
+    """Check --shard / --engine / --address / --shards together; returns the shard, if one."""
+    from rend_equiv_dataset.harness.sharding import parse_shard
+
+    shard = None if args.shard is None else parse_shard(args.shard)
+    if args.engine == "ray":
+        if shard is not None:
+            raise InputError("builds one shard here; --engine ray builds them all (drop one of the two)", field="--shard")
+        if args.push_to_hub is not None:
+            raise InputError("push the merged folder afterwards; not with --engine ray", field="--push-to-hub")
+    else:
+        for option, value in (("--address", args.address), ("--shards", args.shards)):
+            if value is not None:
+                raise InputError("only applies with --engine ray", field=option)
+        if shard is not None and args.push_to_hub is not None:
+            raise InputError("a shard is not a release: merge the shards, then push", field="--push-to-hub")
+    return shard
+
+
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset import hub, io
 
@@ -104,12 +135,14 @@ def run(args: argparse.Namespace) -> int:
     workers = default_workers() if args.workers is None else parse_count(args.workers, "--workers", minimum=1)
     if args.push_to_hub is not None and not _REPO_ID.fullmatch(args.push_to_hub):
         raise InputError(f"expected a repository id like 'owner/name', got {args.push_to_hub!r}", field="--push-to-hub")
+    shard = _parse_engine_options(args)
     io.check_output_dir(args.out, overwrite=args.overwrite)
 
-    from rend_equiv_dataset.figures.generate import generate_instances, generate_matched_cycle
+    from rend_equiv_dataset.figures.generate import Instance, SeedPlan
     from rend_equiv_dataset.figures.release import ReleaseSettings, build_release
 
     table_report = None
+    instance_sets: Mapping[str, Sequence[Instance]]
     if args.from_tables is not None:
         from rend_equiv_dataset.figures.tables.build import table_release
 
@@ -128,15 +161,24 @@ def run(args: argparse.Namespace) -> int:
     elif args.strict:
         raise InputError("only applies with --from-tables", field="--strict")
     else:
-        instance_sets = {"instances": [i for seed in seeds for i in generate_instances(seed, per_family=per_family)]}
+        plans = {"instances": SeedPlan.main(seeds, per_family)}
         if matched:
-            instance_sets["matched_cycle"] = [i for seed in seeds for i in generate_matched_cycle(seed, n=matched)]
+            plans["matched_cycle"] = SeedPlan.matched(seeds, matched)
+        instance_sets = plans
         settings = ReleaseSettings(seeds=seeds, per_family=per_family, rerenders=rerenders, matched_cycle=matched)
     with _terminate_as_interrupt():
-        summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
-                                progress=not args.no_progress)
+        if args.engine == "ray":
+            from rend_equiv_dataset.figures.release.ray_engine import build_on_ray
+
+            shards = None if args.shards is None else parse_count(args.shards, "--shards", minimum=1)
+            summary = build_on_ray(instance_sets, args.out, settings, address=args.address, shards=shards,
+                                   overwrite=args.overwrite, progress=not args.no_progress)
+        else:
+            summary = build_release(instance_sets, args.out, settings, workers=workers, overwrite=args.overwrite,
+                                    progress=not args.no_progress, shard=shard)
     counts = ", ".join(f"{name} {n}" for name, n in summary.rows.items())
-    print(f"wrote {summary.folder} ({counts} rows)")
+    what = "" if shard is None else f"shard {shard[0]}/{shard[1]} "
+    print(f"wrote {what}{summary.folder} ({counts} rows)")
     if table_report is not None:
         from rend_equiv_dataset.figures.tables.build import write_table_report
 

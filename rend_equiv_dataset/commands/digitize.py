@@ -14,22 +14,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from rend_equiv_dataset.commands import add_model_options, model_args
+
 HELP = "transcribe chart images into tables with a model (for build --from-tables), counting failures by reason"
-
-
-def _positive(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}")
-    return int(text)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--images", type=Path, required=True, help="folder of chart images (.png, .jpg, .webp)")
-    parser.add_argument("--model", required=True, help="model folder or Hub id (disjoint from the models you evaluate)")
-    parser.add_argument("--revision", default=None, help="Hub revision of --model")
-    parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
-    parser.add_argument("--max-new-tokens", type=_positive, default=512)
-    parser.add_argument("--batch-size", type=_positive, default=4)
+    add_model_options(parser, max_new_tokens=512, batch_size=4,
+                      model_help="model folder or Hub id (disjoint from the models you evaluate)")
     parser.add_argument("--retry-errors", action="store_true", help="ask again for images whose request failed")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty output folder")
     parser.add_argument("--out", type=Path, required=True, help="folder of tables to write")
@@ -46,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     report = run_digitize(DigitizeRun(
         images=args.images, model=args.model, out=args.out, backend=args.backend, revision=args.revision,
         max_new_tokens=args.max_new_tokens, batch_size=args.batch_size, retry_errors=args.retry_errors,
-        overwrite=args.overwrite,
+        overwrite=args.overwrite, backend_options=tuple(sorted(model_args(args.model_arg).items())),
     ))
     failures = ", ".join(f"{n} {reason}" for reason, n in report.failures.items() if n) or "none"
     print(f"digitized {report.n_ok}/{report.n} charts ({report.success_rate:.1%}); failures: {failures}; "

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from rend_equiv_dataset.commands import non_negative
+
 HELP = "serve the leaderboard folder as a web page (Gradio; needs the [space] extra)"
 
 
@@ -33,15 +35,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a Space)")
     parser.add_argument("--port", type=_port, default=7860, help="port (default 7860)")
     parser.add_argument("--max-upload-mb", type=_megabytes, default=50.0, help="largest predictions upload, in MB (default 50)")
-    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples when scoring an upload (default 10000)")
+    parser.add_argument("--resamples", type=non_negative, default=10_000,
+                        help="bootstrap resamples when scoring an upload; 0 reports no intervals (default 10000)")
 
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.board.app import AppSettings, serve
-    from rend_equiv_dataset.errors import InputError
-
-    if args.resamples < 0:
-        raise InputError(f"must be >= 0, got {args.resamples}", field="--resamples")
     settings = AppSettings.checked(args.leaderboard, args.data, max_upload_bytes=int(args.max_upload_mb * 2**20), resamples=args.resamples)
     serve(settings, host=args.host, port=args.port)
     return 0

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         if verdicts is None:
             roster = default_judges(k)
             judges = [j.name for j in roster]
-            votes = simulate_votes([r["label"] for r in results], [r["candidate_id"] for r in results], roster,
+            votes: Any = simulate_votes([r["label"] for r in results], [r["candidate_id"] for r in results], roster,
                                    seed=args.seed)
             lines = [["CORRECT" if v else "INCORRECT" for v in row] for row in votes]
             source = "simulated"

@@ -15,10 +15,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, help="results JSONL (appended; a rerun resumes)")
     parser.add_argument("--allow-weak-sandbox", action="store_true",
                         help="without bubblewrap, run candidates with weaker isolation instead of refusing "
-                             "(root: a private uid; a normal user: limits only)")
+                             "(root: a private uid; a normal user: limits only), and run where a promised layer "
+                             "(seccomp, Landlock, network, control group...) is missing: records name it")
     parser.add_argument("--jobs", type=positive, default=None,
                         help="sandboxes running side by side (default: one per core); the results file "
                              "lists candidates in their order whatever this is")
+    parser.add_argument("--shard", default=None, metavar="I/N",
+                        help="execute only slice I of N of the candidates (one machine's share); "
+                             "rend-equiv merge --candidates joins the N results files in candidate order")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -44,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"excluded {excluded.problem_id}: {excluded.reason}", file=sys.stderr)
         by_id = problems.by_id()
         candidates = load_candidates(args.candidates, known_problems=set(by_id))
+        if args.shard is not None:
+            from rend_equiv_dataset.harness.sharding import parse_shard, shard_slice
+
+            candidates = shard_slice(candidates, *parse_shard(args.shard))
         rows = execute(by_id, candidates, out, progress=not args.no_progress, starting=starting)
     finally:
         starting.close()

@@ -9,12 +9,12 @@ HELP = "run an LLM judge over candidates into a verdicts file for panel build"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from rend_equiv_dataset.commands.panel_solve import add_model_options
+    from rend_equiv_dataset.commands.panel_solve import add_run_options
 
     parser.add_argument("--problems", default="humaneval", help="humaneval or a problems file")
     parser.add_argument("--candidates", type=Path, required=True, help="candidates JSONL (panel solve, or your own)")
     parser.add_argument("--judge-name", default=None, help="the judge's name in the verdicts (default: model name)")
-    add_model_options(parser, max_new_tokens=64)
+    add_run_options(parser, max_new_tokens=64)
     parser.add_argument("--out", type=Path, required=True, help="verdicts JSONL")
 
 

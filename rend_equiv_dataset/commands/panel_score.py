@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.commands import positive, seed
+from rend_equiv_dataset.commands import non_negative, positive, seed
 
 HELP = "score panel records: pivotal-stratified gain, gating, effective votes, the paper's tables"
 
@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="test coverage of the signal, a fraction in (0, 1] (full-form records; default 0.2)")
     parser.add_argument("--out", required=True, help="report folder (report.json, report.md, plots)")
     parser.add_argument("--seed", type=seed, default=0, help="seed of the bootstrap and the permutation control")
-    parser.add_argument("--resamples", type=positive, default=10_000, help="bootstrap resamples (default 10,000)")
+    parser.add_argument("--resamples", type=non_negative, default=10_000, help="bootstrap resamples; 0 reports no intervals (default 10,000)")
     parser.add_argument("--permutations", type=positive, default=2_000, help="synthetic signals in the permutation control")
     parser.add_argument("--overwrite", action="store_true", help="replace a non-empty report folder")
 

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rend_equiv_dataset.commands import seed
+from rend_equiv_dataset.commands import add_model_options, model_args, non_negative_float, positive, seed
+
+if TYPE_CHECKING:
+    from rend_equiv_dataset.harness.panel_run import PanelRun
 
 HELP = "run an LLM solver over code problems into a candidates file for panel exec/build"
 
 
-def add_model_options(parser: argparse.ArgumentParser, max_new_tokens: int) -> None:
-    """Options shared by ``panel solve`` and ``panel judge``."""
-    parser.add_argument("--model", required=True, help="model folder or Hub id (text or vision-language)")
-    parser.add_argument("--revision", default=None)
-    parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
-    parser.add_argument("--temperature", type=float, default=0.0, help="0 = greedy (paper: 0; 0.2 on LiveCodeBench)")
-    parser.add_argument("--max-new-tokens", type=int, default=max_new_tokens)
+def add_run_options(parser: argparse.ArgumentParser, max_new_tokens: int) -> None:
+    """Options shared by ``panel solve`` and ``panel judge``: the model's and the run's."""
+    add_model_options(parser, max_new_tokens=max_new_tokens, model_help="model folder or Hub id (text or vision-language)")
+    parser.add_argument("--temperature", type=non_negative_float, default=0.0,
+                        help="0 = greedy (paper: 0; 0.2 on LiveCodeBench)")
     parser.add_argument("--seed", type=seed, default=0)
-    parser.add_argument("--limit", type=int, default=None, help="only the first N items")
-    parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--limit", type=positive, default=None, help="only the first N items")
     parser.add_argument("--retry-errors", action="store_true")
     parser.add_argument("--shard", default=None, help="I/N: this independent process does shard I of N")
 
@@ -27,23 +28,15 @@ def add_model_options(parser: argparse.ArgumentParser, max_new_tokens: int) -> N
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--problems", default="humaneval", help="humaneval or a problems file (evalplus, LiveCodeBench)")
     parser.add_argument("--solver-name", default=None, help="the solver's name in the candidates (default: model name)")
-    add_model_options(parser, max_new_tokens=512)
+    add_run_options(parser, max_new_tokens=512)
     parser.add_argument("--out", type=Path, required=True, help="candidates JSONL")
 
 
-def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: ignore[no-untyped-def]
+def panel_run(args: argparse.Namespace, kind: str, name: str | None) -> PanelRun:
     """The typed run settings from the parsed options."""
-    from rend_equiv_dataset.errors import InputError
     from rend_equiv_dataset.harness.panel_run import PanelRun
     from rend_equiv_dataset.harness.sharding import parse_shard
 
-    for option, value in (("--max-new-tokens", args.max_new_tokens), ("--batch-size", args.batch_size)):
-        if value < 1:
-            raise InputError(f"must be >= 1, got {value}", field=option)
-    if args.limit is not None and args.limit < 1:
-        raise InputError(f"must be >= 1, got {args.limit}", field="--limit")
-    if args.temperature < 0:
-        raise InputError(f"must be >= 0, got {args.temperature}", field="--temperature")
     return PanelRun(
         kind=kind,
         model=args.model,
@@ -57,6 +50,7 @@ def panel_run(args: argparse.Namespace, kind: str, name: str | None):  # type: i
         batch_size=args.batch_size,
         retry_errors=args.retry_errors,
         shard=None if args.shard is None else parse_shard(args.shard),
+        backend_options=tuple(sorted(model_args(args.model_arg).items())),
     )
 
 

@@ -14,27 +14,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rend_equiv_dataset.commands import non_negative, positive, seed
+from rend_equiv_dataset.commands import add_model_options, model_args, non_negative, non_negative_float, positive, seed
 
 HELP = "run a model (transformers or vLLM) over the renderings config into a predictions file"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, required=True, help="release folder with a renderings config")
-    parser.add_argument("--model", required=True, help="model folder or Hub id")
-    parser.add_argument("--revision", default=None, help="Hub revision of --model")
-    parser.add_argument("--backend", choices=["transformers", "vllm"], default="transformers")
+    add_model_options(parser, max_new_tokens=32)
     parser.add_argument("--samples", type=non_negative, default=0, help="K samples per rendering (paper: 8)")
-    parser.add_argument("--temperature", type=float, default=0.7, help="sampling temperature (paper: 0.7)")
+    parser.add_argument("--temperature", type=non_negative_float, default=0.7, help="sampling temperature (paper: 0.7)")
     parser.add_argument("--logprobs", action="store_true", help="record the greedy answer's token log-probability")
     parser.add_argument("--perturb", action="store_true", help="also answer the reworded questions")
-    parser.add_argument("--max-new-tokens", type=positive, default=32)
     parser.add_argument("--seed", type=seed, default=0, help="seed of the samples")
     parser.add_argument("--limit", type=positive, default=None, help="only the first N renderings")
-    parser.add_argument("--batch-size", type=positive, default=8)
     parser.add_argument("--retry-errors", action="store_true", help="try failed renderings again")
     parser.add_argument("--shard", default=None, help="I/N: this independent process answers shard I of N")
-    parser.add_argument("--tensor-parallel", type=positive, default=1, help="vLLM: GPUs per model")
     parser.add_argument("--out", type=Path, required=True, help="predictions JSONL (docs/design.md §7.3)")
 
 
@@ -53,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         logprobs=args.logprobs,
         seed=args.seed,
     )
-    options = (("tensor_parallel", args.tensor_parallel),) if args.backend == "vllm" else ()
+    options = tuple(sorted(model_args(args.model_arg).items()))
     return run_figures(
         FigureRun(
             data=args.data,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
+from rend_equiv_dataset.commands import non_negative
+
 HELP = "score a predictions file and add it to a leaderboard folder (HF results shape; one row per model, history kept)"
 
 
@@ -23,7 +25,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--predictions", required=True, help="predictions JSONL (one object per rendering; optional meta line first)")
     parser.add_argument("--model-name", required=True, help="NAME or ORG/NAME shown on the leaderboard")
     parser.add_argument("--leaderboard", required=True, help="leaderboard folder (created if missing)")
-    parser.add_argument("--resamples", type=int, default=10_000, help="bootstrap resamples (default 10000)")
+    parser.add_argument("--resamples", type=non_negative, default=10_000, help="bootstrap resamples; 0 reports no intervals (default 10000)")
     parser.add_argument("--revision", default=None, help="model commit sha (default: the predictions' meta revision)")
     parser.add_argument("--dtype", default=None, help="model dtype, e.g. bfloat16 (default: from the predictions' meta)")
     parser.add_argument("--model-type", default=None, help="a label to filter by, e.g. open, closed, fine-tuned")
@@ -38,8 +40,6 @@ def run(args: argparse.Namespace) -> int:
 
     check_model_name(args.model_name)
     check_leaderboard_dir(args.leaderboard)
-    if args.resamples < 0:
-        raise InputError(f"must be >= 0, got {args.resamples}", field="--resamples")
     for option in ("revision", "dtype", "model_type"):
         value = getattr(args, option)
         if value is not None and (not value.strip() or len(value) > 128 or not value.isprintable()):

@@ -20,7 +20,7 @@ is proposed wherever it applies.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -330,6 +330,62 @@ def generate_matched_cycle(seed: int, n: int = 150) -> list[Instance]:
     """The matched swap-versus-cycle set of one data seed: ``n`` instances (paper: 150)."""
     seed, n = _check_int(seed, "seed", 0), _check_int(n, "n", 1)
     return [generate_matched_instance(seed, i) for i in range(n)]
+
+
+class SeedPlan(Sequence[Instance]):
+    """The instances of several data seeds, in seed order, each generated when it is read.
+
+    The main set (``SeedPlan.main(seeds, per_family)``) or the matched set
+    (``SeedPlan.matched(seeds, n)``) of a release, as a sequence that holds
+    only its seeds: ``plan[k]`` is instance ``k % per_seed`` of seed
+    ``seeds[k // per_seed]``, the same instance the list functions give, and a
+    slice is another plan. A build of a million instances reads it once and
+    never holds it whole.
+
+    >>> plan = SeedPlan.main((0, 1), per_family=1)
+    >>> len(plan), plan[7].instance_id, plan[6:8][1] == generate_instance(1, 1)
+    (12, 's1-grouped_bar-000', True)
+    """
+
+    def __init__(self, seeds: Sequence[int], per_seed: int, kind: str, positions: range | None = None) -> None:
+        if kind not in _PLAN_KINDS:
+            raise InputError(f"expected one of {sorted(_PLAN_KINDS)}, got {kind!r}", field="kind")
+        self.seeds = tuple(_check_int(seed, "seed", 0) for seed in seeds)
+        if len(set(self.seeds)) != len(self.seeds):
+            raise InputError(f"expected distinct seeds, got {list(self.seeds)}", field="seeds")
+        self.per_seed, self.kind = per_seed, kind
+        self.positions = range(len(self.seeds) * per_seed) if positions is None else positions
+
+    @classmethod
+    def main(cls, seeds: Sequence[int], per_family: int) -> SeedPlan:
+        """The main sets of ``seeds``: what ``generate_instances`` gives for each, one after the other."""
+        return cls(seeds, len(FAMILIES) * _check_int(per_family, "per_family", 1), "main")
+
+    @classmethod
+    def matched(cls, seeds: Sequence[int], n: int) -> SeedPlan:
+        """The matched swap-versus-cycle sets of ``seeds`` (``generate_matched_cycle``, ``n`` per seed)."""
+        return cls(seeds, _check_int(n, "n", 0), "matched")
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            return SeedPlan(self.seeds, self.per_seed, self.kind, self.positions[key])
+        position = self.positions[key]
+        seed, index = divmod(position, self.per_seed)
+        return _PLAN_KINDS[self.kind](self.seeds[seed], index)
+
+    def __iter__(self) -> Iterator[Instance]:
+        for position in self.positions:
+            seed, index = divmod(position, self.per_seed)
+            yield _PLAN_KINDS[self.kind](self.seeds[seed], index)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # sent to other processes as its seeds, not its instances
+        return SeedPlan, (self.seeds, self.per_seed, self.kind, self.positions)
+
+
+_PLAN_KINDS: dict[str, Callable[[int, int], Instance]] = {"main": generate_instance, "matched": generate_matched_instance}
 
 
 # --- statistics for the dataset card --------------------------------------------------------------

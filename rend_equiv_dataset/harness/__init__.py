@@ -11,7 +11,7 @@ Importing this package does not import torch, transformers or vLLM.
 8
 """
 
-from rend_equiv_dataset.harness.backends import BACKENDS, load_model
+from rend_equiv_dataset.harness.backends import backend_names, load_model, register_backend
 from rend_equiv_dataset.harness.store import MergeResult, RunStore
 from rend_equiv_dataset.harness.types import (
     Completion,
@@ -22,7 +22,6 @@ from rend_equiv_dataset.harness.types import (
 )
 
 __all__ = [
-    "BACKENDS",
     "Completion",
     "ErrorInfo",
     "GenerationSettings",
@@ -30,5 +29,7 @@ __all__ = [
     "Model",
     "Request",
     "RunStore",
+    "backend_names",
     "load_model",
+    "register_backend",
 ]

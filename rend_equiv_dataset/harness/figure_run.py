@@ -99,9 +99,7 @@ def run_figures(run: FigureRun) -> int:
 def _load(run: FigureRun, ctx: ProcessContext, options: dict[str, Any]) -> Model:
     from rend_equiv_dataset.harness.backends import load_model
 
-    return load_model(
-        run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size, **options
-    )
+    return load_model(run.backend, run.model, options=options, revision=run.revision, device=ctx.device, batch_size=run.batch_size)
 
 
 def _print_speed(ctx: ProcessContext, answered: int, seconds: float) -> None:

@@ -60,6 +60,7 @@ class PanelRun:
     batch_size: int = 8
     retry_errors: bool = False
     shard: tuple[int, int] | None = None
+    backend_options: tuple[tuple[str, Any], ...] = ()  # ``--model-arg`` settings
 
     def settings(self) -> GenerationSettings:
         """Greedy at temperature 0; otherwise one sample at ``temperature`` (its text is the reply)."""
@@ -127,9 +128,9 @@ def run_text_jobs(
 def _load(run: PanelRun, ctx: ProcessContext) -> Model:
     from rend_equiv_dataset.harness.backends import load_model
 
-    options = {"images_per_prompt": 0} if run.backend == "vllm" else {}
-    return load_model(run.backend, run.model, revision=run.revision, device=ctx.device, batch_size=run.batch_size,
-                      **options)
+    options = {"images_per_prompt": 0} if run.backend == "vllm" else {}  # text-only prompts
+    return load_model(run.backend, run.model, options={**options, **dict(run.backend_options)}, revision=run.revision,
+                      device=ctx.device, batch_size=run.batch_size)
 
 
 def _record(

@@ -59,8 +59,11 @@ DIGITIZE_PROMPT = (
 
 
 class _HasPrompt(Protocol):
-    prompt: str
-    entry_point: str
+    @property
+    def prompt(self) -> str: ...
+
+    @property
+    def entry_point(self) -> str: ...
 
 
 JUDGE_TEMPLATE = """\

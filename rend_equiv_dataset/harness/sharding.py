@@ -49,7 +49,7 @@ def parse_shard(text: str) -> tuple[int, int]:
     try:
         index, count = (int(part) for part in text.split("/"))
     except ValueError:
-        raise InputError(f"expected I/N such as 0/4, got {text!r}", field="--shard")
+        raise InputError(f"expected I/N such as 0/4, got {text!r}", field="--shard") from None
     if not 0 <= index < count:
         raise InputError(f"expected 0 <= I < N, got {text!r}", field="--shard")
     return index, count

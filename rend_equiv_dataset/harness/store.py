@@ -39,9 +39,8 @@ True
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import json
-import os
 import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import ECHO_CHARS, atomic_write_text, check_output_file, echo, cut_torn_tail, file_mode, jsonl_rows, read_json
+from rend_equiv_dataset.io import ECHO_CHARS, atomic_write_text, check_output_file, echo, jsonl_rows, locked, LineAppender, read_json
 
 KEY_FIELD = "run_key"
 PART_GLOB = "part-*.jsonl"
@@ -84,15 +83,13 @@ class PartWriter:
     def __init__(self, path: Path, key: str) -> None:
         self.path = path
         self.key = key
-        cut_torn_tail(path)
-        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, file_mode())
+        self._lines = LineAppender(path)
 
     def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps({**record, KEY_FIELD: self.key}, ensure_ascii=False) + "\n"
-        os.write(self._fd, line.encode("utf-8"))
+        self._lines.append({**record, KEY_FIELD: self.key})
 
     def close(self) -> None:
-        os.close(self._fd)
+        self._lines.close()
 
 
 @dataclass
@@ -115,7 +112,7 @@ class RunStore:
     id_field: str = "render_id"
     inline_meta: bool = True
     parts: Path = field(init=False)
-    _lock_fd: int | None = field(init=False, default=None)
+    _lock_stack: contextlib.ExitStack | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -140,24 +137,15 @@ class RunStore:
 
     def _lock(self, rank: int) -> None:
         path = self.parts / f"lock-{rank:05d}"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT, file_mode())
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise InputError(
-                f"process {rank} of another run on this output is still running (lock {path.name}); "
-                "wait for it or stop it first",
-                file=self.out,
-                field="--out",
-            )
-        self._lock_fd = fd
+        stack = contextlib.ExitStack()
+        stack.enter_context(locked(path, what=f"process {rank} of another run on this output (still running)", field="--out"))
+        self._lock_stack = stack
 
     def close(self) -> None:
         """Release this process's lock."""
-        if self._lock_fd is not None:
-            os.close(self._lock_fd)
-            self._lock_fd = None
+        if self._lock_stack is not None:
+            self._lock_stack.close()
+            self._lock_stack = None
 
     @property
     def meta_file(self) -> Path:

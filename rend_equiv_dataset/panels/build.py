@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.reports import markdown_table
+from rend_equiv_dataset.reports import json_ready, markdown_table
 
 if TYPE_CHECKING:  # numpy and the record reader load only where records are summarized, not on `panel exec`
     import numpy as np
@@ -171,7 +171,9 @@ def execute(
                        unit="cand")
         else:
             bar = _NoBar()
-        with results_path.open("a", encoding="utf-8") as out, bar:
+        from rend_equiv_dataset import io
+
+        with io.private_appender(results_path) as out, bar:  # 0600: it holds every candidate's code and label
             def work(box: Any) -> None:
                 nonlocal written
                 try:
@@ -376,7 +378,8 @@ def write_release(
         with (staging / "records.jsonl").open("w", encoding="utf-8") as handle:
             for record in records:
                 handle.write(json.dumps(record) + "\n")
-        (staging / "summary.json").write_text(json.dumps({**summary, "provenance": provenance}, indent=2) + "\n")
+        io.write_json(staging / "summary.json", json_ready({**summary, "provenance": provenance}), sort_keys=False,
+                      ensure_ascii=True)  # NaN (no records to average) as null: JSON has no NaN
         extra = {"pretty_name": "Code-judge panel records (rend-equiv)", "language": ["en"],
                  "tags": ["code", "llm-as-a-judge", "judge-panels", "verification"],
                  "annotations_creators": ["machine-generated"], "language_creators": ["machine-generated"]}

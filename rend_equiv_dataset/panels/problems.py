@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import jsonl_rows, parse_json
+from rend_equiv_dataset.io import jsonl_rows, parse_json, read_json, write_json
 
 MAX_UNROLL = 1000
 CACHED_FILE_BYTES = 64 << 20  # larger problem files are parsed every time
@@ -324,23 +324,20 @@ def _cached(path: Path, kind: str, enabled: bool, parse: Any) -> ProblemSet:
         if path.stat().st_size > CACHED_FILE_BYTES:
             return parse()
         data = path.read_bytes()
-        parser = Path(__file__).read_bytes() + Path(sys.modules[jsonl_rows.__module__].__file__).read_bytes()
+        parser = Path(__file__).read_bytes() + Path(str(sys.modules[jsonl_rows.__module__].__file__)).read_bytes()
     except (OSError, TypeError):
         return parse()
     key = hashlib.sha256(b"\0".join([kind.encode(), parser, data])).hexdigest()[:32]
     entry = cache_folder() / f"problems-{kind}-{key}.json"
     try:
-        return _problem_set_from_json(json.loads(entry.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        pass
+        return _problem_set_from_json(read_json(entry))
+    except (InputError, ValueError, TypeError, KeyError, AttributeError):
+        pass  # no cache entry yet, or a damaged one: parse again and rewrite it
     result = parse()
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        partial = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps(_problem_set_to_json(result)), encoding="utf-8")
-        os.replace(partial, entry)
+        write_json(entry, _problem_set_to_json(result), indent=None, sort_keys=False)
     except OSError:
-        pass
+        pass  # a read-only cache only costs the next run a parse
     return result
 
 

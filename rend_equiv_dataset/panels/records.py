@@ -31,7 +31,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -88,7 +88,7 @@ class ShortRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    problem_id: Union[StrictStr, StrictInt]
+    problem_id: StrictStr | StrictInt
     label: Binary
     votes: list[Binary]
     signal: Binary
@@ -102,9 +102,9 @@ class FullRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    problem_id: Union[StrictStr, StrictInt]
+    problem_id: StrictStr | StrictInt
     benchmark: StrictStr
-    candidate_id: Union[StrictStr, StrictInt]
+    candidate_id: StrictStr | StrictInt
     solver: StrictStr
     code: StrictStr
     assertions_passed: list[StrictBool]

@@ -11,13 +11,13 @@ accuracy. The report's plots and Markdown travel with it for the panel page.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.board.store import Kind, check_board_dir, check_model_name, library_versions, stderr_of, submit_payload
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import parse_json, read_text
 
 TASK = "rend_equiv_panels"
 MAX_REPORT_BYTES = 50 * 2**20
@@ -54,13 +54,9 @@ def read_panel_report(report_dir: str | Path, option: str = "--report") -> tuple
     path = folder / "report.json"
     if not path.is_file():
         raise InputError(f"no report.json in {folder} (make one with `rend-equiv panel score`)", field=option)
-    if path.stat().st_size > MAX_REPORT_BYTES:
-        raise InputError(f"report.json is larger than {MAX_REPORT_BYTES} bytes", file=str(path))
-    data = path.read_bytes()
-    try:
-        report = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as err:
-        raise InputError(f"not JSON: {err}", file=str(path)) from None
+    text = read_text(path, max_bytes=MAX_REPORT_BYTES)
+    data = text.encode("utf-8")  # the file's bytes: it decoded as UTF-8
+    report = parse_json(text, file=path)
     if not isinstance(report, dict):
         raise InputError("expected a JSON object", file=str(path))
     assets = {name: (folder / name).read_bytes() for name in _ASSETS if (folder / name).is_file()}
@@ -85,7 +81,7 @@ def panel_payload(report: dict[str, Any], report_bytes: bytes, panel_name: str, 
         "k": _number(report, "k", path),
         "n": _number(report, "n", path),
     }
-    provenance = report.get("provenance") if isinstance(report.get("provenance"), dict) else {}
+    provenance: dict[str, Any] = report["provenance"] if isinstance(report.get("provenance"), dict) else {}
     config = {
         "model_name": panel_name,
         "model_sha": provenance.get("records_sha256") or "unknown",

@@ -168,9 +168,10 @@ def test_serve_refuses_bad_options(tmp_path, capsys):
     (tmp_path / "file").write_text("x")
     assert main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "file")]) == 2
     assert main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "b"), "--data", str(tmp_path / "none")]) == 2
-    assert main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "b"), "--resamples", "-1"]) == 2
-    with pytest.raises(SystemExit):
-        main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "b"), "--port", "70000"])
+    for option, value in (("--resamples", "-1"), ("--port", "70000")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["leaderboard", "serve", "--leaderboard", str(tmp_path / "b"), option, value])
+        assert exit_info.value.code == 2
     assert not (tmp_path / "b").exists()
 
 

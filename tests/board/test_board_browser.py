@@ -31,7 +31,8 @@ MISSING = [name for name, ok in (("gradio", importlib.util.find_spec("gradio")),
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.timeout(240),
-    pytest.mark.skipif(bool(MISSING), reason=f"browser test needs {', '.join(MISSING)} (pip install '.[space,test]'; apt-get install chromium chromium-driver)"),
+    pytest.mark.skipif(bool(MISSING), reason=f"browser test needs {', '.join(MISSING)} "
+                       "(pip install '.[space,test]'; apt-get install chromium chromium-driver)"),
 ]
 
 
@@ -57,7 +58,8 @@ def server(tmp_path, release, predictions):
     assert main(["panel", "submit", "--report", str(tmp_path / "panel"), "--panel-name", "org/panel", "--leaderboard", str(board)]) == 0
     port = free_port()
     log = open(tmp_path / "serve.log", "wb")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), "GRADIO_ANALYTICS_ENABLED": "False", "GRADIO_TEMP_DIR": str(tmp_path / "uploads"),
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]), "GRADIO_ANALYTICS_ENABLED": "False",
+           "GRADIO_TEMP_DIR": str(tmp_path / "uploads"),
            "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
     process = subprocess.Popen(
         [sys.executable, "-m", "rend_equiv_dataset", "leaderboard", "serve", "--leaderboard", str(board), "--data", str(release),

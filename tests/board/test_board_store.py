@@ -6,6 +6,7 @@ import errno
 import json
 import multiprocessing
 import os
+import re
 import shutil
 import threading
 from datetime import datetime, timedelta, timezone
@@ -88,15 +89,64 @@ def test_another_release_is_refused_and_nothing_changes(tmp_path):
     assert files(board) == before
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"format": 1, "version": 9, "submissions": {}}',
-                                     '{"format": 1, "version": 1, "submissions": {"figures": {"a": ["results/a/../../x"]}}}'])
-def test_a_broken_manifest_is_refused(tmp_path, content):
+@pytest.mark.parametrize(("line", "field"), [
+    ("{not json", "log.jsonl:2: not valid JSON"),
+    ('{"kind": "tables", "path": "results/b/results_2026-01-02T03-04-05.123456Z.json", "row": {"model_name": "b"}}', "field 'kind'"),
+    ('{"kind": "figures", "path": "results/a/../../x", "row": {"model_name": "a"}}', "field 'path'"),
+    ('{"kind": "figures", "path": "results/a/results_2026-01-02T03-04-05.123456Z.json", "row": [1]}', "field 'row'"),
+])
+def test_a_broken_log_line_is_refused_by_readers_naming_line_and_field(tmp_path, line, field):
     board = tmp_path / "board"
     submit_payload(board, Kind.FIGURES, figure_payload("a", "a", 0.5), now=T0)
-    manifest = board / "boards" / "000001" / "manifest.json"
-    manifest.write_text(content)
-    with pytest.raises(InputError, match="manifest.json"):
-        submit_payload(board, Kind.FIGURES, figure_payload("b", "b", 0.5))
+    submit_payload(board, Kind.FIGURES, figure_payload("b", "b", 0.5), now=T0)
+    log = (board / "log.jsonl").read_text().splitlines()
+    (board / "log.jsonl").write_text("\n".join([log[0], line, *log[1:]]) + "\n")
+    with pytest.raises(InputError, match=re.escape(field)):
+        read_board(board)
+
+
+def test_a_torn_last_line_is_not_on_the_board_and_the_next_submission_cuts_it(tmp_path):
+    board = tmp_path / "board"
+    submit_payload(board, Kind.FIGURES, figure_payload("a", "a", 0.5), now=T0)
+    with open(board / "log.jsonl", "a") as handle:
+        handle.write('{"kind": "figures", "path": "resu')
+    assert read_board(board).version == 1
+    submit_payload(board, Kind.FIGURES, figure_payload("b", "b", 0.7), now=T0)
+    assert [r["model_name"] for r in read_board(board).rows(Kind.FIGURES)] == ["b", "a"]
+    assert len((board / "log.jsonl").read_text().splitlines()) == 2
+
+
+def test_the_top_tables_are_views_rebuilt_when_the_log_doubles_or_a_reader_finds_them_behind(tmp_path):
+    board = tmp_path / "board"
+    versions = []
+    for i in range(9):
+        submit_payload(board, Kind.FIGURES, figure_payload(f"m{i}", str(i), 0.5), now=T0 + timedelta(seconds=i))  # equal-length lines
+        versions.append(json.loads((board / "current" / "manifest.json").read_text())["version"])
+    # a submission rebuilds them only when the log has about doubled: O(1) amortised per submission
+    assert versions == [1, 2, 2, 4, 4, 4, 4, 8, 8]
+    assert len(json.loads((board / "leaderboard.json").read_text())) == 8
+    rows = read_board(board).rows(Kind.FIGURES)  # the reader finds them behind and rebuilds them
+    assert len(rows) == 9 and json.loads((board / "leaderboard.json").read_text()) == rows
+    assert sorted(p.name for p in (board / "boards").iterdir()) == ["000008", "000009"]
+    # a reader that cannot take the lock still gets the whole board from the log
+    submit_payload(board, Kind.FIGURES, figure_payload("m9", "9", 0.95), now=T0 + timedelta(seconds=9))
+    with locked(board / ".lock"):
+        assert [r["model_name"] for r in read_board(board).rows(Kind.FIGURES)][0] == "m9"
+    assert len(json.loads((board / "leaderboard.json").read_text())) == 9
+
+
+def test_a_submission_reads_nothing_that_grows_with_the_board(tmp_path, monkeypatch):
+    board = tmp_path / "board"
+    for i in range(8):
+        submit_payload(board, Kind.FIGURES, figure_payload(f"m{i}", str(i), 0.5), now=T0 + timedelta(seconds=i))
+    read = []
+    real = store.jsonl_rows
+    monkeypatch.setattr(store, "jsonl_rows", lambda *a, **k: read.append(a) or real(*a, **k))
+    for i in range(8, 15):  # log 8 -> 15 lines: under twice what the views cover
+        submit_payload(board, Kind.FIGURES, figure_payload(f"m{i}", str(i), 0.5), now=T0 + timedelta(seconds=i))
+    assert read == []
+    submit_payload(board, Kind.FIGURES, figure_payload("m15", "15", 0.5), now=T0 + timedelta(seconds=15))
+    assert len(read) == 1  # the log doubled: one rebuild
 
 
 def test_a_folder_that_is_not_a_leaderboard_is_refused(tmp_path):

@@ -192,12 +192,12 @@ out = Path(argv[argv.index("--out") + 1])
 def die():
     os.kill(os.getpid(), signal.SIGKILL)
 
-if point == "write_phase":  # a shard is in the staging folder, the release is not yet renamed into place
-    real_write_config = hub.write_config
-    def write_config(*args, **kwargs):
-        paths = real_write_config(*args, **kwargs)
+if point == "write_phase":  # a config's shards are in the staging folder, the release is not yet renamed into place
+    real_close = hub.ConfigWriter.close
+    def close(self):
+        real_close(self)
         die()
-    hub.write_config = write_config
+    hub.ConfigWriter.close = close
 elif point == "between_renames":  # --overwrite: the old release is moved aside, the new one not yet in
     real_replace = os.replace
     def replace(src, dst):

@@ -156,7 +156,7 @@ def test_any_interleaving_merges_to_each_id_once(tmp_path_factory, writes, torn_
 
 def test_a_live_process_of_another_run_blocks_the_same_rank(tmp_path: Path) -> None:
     first = _store(tmp_path)
-    with pytest.raises(InputError, match="process 0 of another run on this output is still running"):
+    with pytest.raises(InputError, match="process 0 of another run on this output \\(still running\\) holds the lock"):
         _store(tmp_path)
     other_rank = RunStore(tmp_path / "preds.jsonl", meta={"model": "m"}, key="k1")
     other_rank.open(rank=1)  # another rank of the same run is fine

@@ -44,10 +44,12 @@ from matplotlib.ft2font import FT2Font
 
 try:
     from matplotlib.ft2font import RenderMode
-except ImportError:  # pragma: no cover - matplotlib < 3.10
-    RenderMode = None
 
-_FAST_TEXT = (RenderMode is not None and hasattr(RendererAgg, "_prepare_font")
+    _HAS_RENDER_MODE = True
+except ImportError:  # pragma: no cover - matplotlib < 3.10
+    _HAS_RENDER_MODE = False
+
+_FAST_TEXT = (_HAS_RENDER_MODE and hasattr(RendererAgg, "_prepare_font")
               and all(hasattr(FT2Font, name) for name in ("_layout", "_set_transform", "_render_glyph")))
 """Whether this matplotlib draws text through the calls this renderer makes itself (3.11 does)."""
 
@@ -113,7 +115,7 @@ def _cacheable(prop: Any) -> bool:
 class TextCachingRenderer(RendererAgg):
     """``RendererAgg`` whose plain text reuses each string's shaped glyph run."""
 
-    def _get_font_height_metrics(self, prop):  # type: ignore[no-untyped-def]
+    def _get_font_height_metrics(self, prop):
         """(ascent, descent, line gap) of ``prop`` at this dpi, computed as ``Text._get_layout`` does, once.
 
         ``Text._get_layout`` asks a renderer with this method for these metrics
@@ -138,7 +140,7 @@ class TextCachingRenderer(RendererAgg):
             _HEIGHTS[(prop.copy(), self.dpi)] = metrics
         return metrics
 
-    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):  # type: ignore[no-untyped-def]
+    def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
         if (not _FAST_TEXT or not _fast_path_agrees() or ismath or not gc.get_antialiased() or not _cacheable(prop)
                 or (mtext is not None and (mtext.get_fontfeatures() or mtext.get_language()))):
             return super().draw_text(gc, x, y, s, prop, angle, ismath=ismath, mtext=mtext)
@@ -154,7 +156,7 @@ class TextCachingRenderer(RendererAgg):
         self._draw_run(gc, x, y, angle, prop.get_size_in_points(), flags, run)
         return None
 
-    def _draw_run(self, gc, x, y, angle, size, flags, run):  # type: ignore[no-untyped-def]
+    def _draw_run(self, gc, x, y, angle, size, flags, run):
         """``RendererAgg._draw_text_glyphs_and_boxes`` for plain text: the same calls, the matrix built once."""
         cos, sin = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         matrix = [[round(0x10000 * cos), round(-0x10000 * sin)], [round(0x10000 * sin), round(0x10000 * cos)]]
@@ -190,5 +192,5 @@ class TextCachingCanvas(FigureCanvasAgg):
             while len(self._renderers) > _MAX_RENDERERS:
                 del self._renderers[next(iter(self._renderers))]
             self.renderer = renderer
-            self._lastKey = key
+            self._lastKey = key  # type: ignore[assignment]  # matplotlib's stub types it None; Agg stores this tuple
         return self.renderer

@@ -7,7 +7,7 @@ figure, asks the chart's family to draw on it, and checks the result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rend_equiv_dataset.figures.charts.data import ChartData
 from rend_equiv_dataset.figures.charts.styles import Style
@@ -47,7 +47,7 @@ def format_number(value: float, decimals: int, number_format: str) -> str:
 def tick_formatter(number_format: str) -> Any:
     from matplotlib.ticker import Formatter
 
-    class _TickFormatter(Formatter):  # type: ignore[misc]
+    class _TickFormatter(Formatter):
         """Ticks with the fewest decimals (at most 4) that print every tick exactly (2.5, never "2"),
         grouped per the style."""
 
@@ -147,9 +147,8 @@ def style_axes(ax: Axes, data: ChartData, style: Style, category_axis: str | Non
     ax.spines["top"].set_visible(style.spines != "open")
     ax.spines["right"].set_visible(style.spines != "open")
     ax.grid(False)
-    value_axis = {"x": "y", "y": "x", None: None}[category_axis]
     if style.grid != "none" and category_axis is not None:
-        axes = "both" if style.grid == "both" else value_axis
+        axes: Literal["both", "x", "y"] = "both" if style.grid == "both" else "y" if category_axis == "x" else "x"
         ax.grid(True, axis=axes, linestyle=style.grid_linestyle, linewidth=0.6, alpha=0.6)
     elif style.grid != "none":
         ax.grid(True, linestyle=style.grid_linestyle, linewidth=0.6, alpha=0.6)
@@ -190,9 +189,8 @@ def bar_label(ax: Axes, style: Style, horizontal: bool, position: float, value: 
     """A value label at the end of a bar (or centred in a stacked segment when ``inside``)."""
     at = value if anchor is None else anchor
     if inside:
-        xy, align = ((at, position), {"ha": "center", "va": "center"}) if horizontal else (
-            (position, at), {"ha": "center", "va": "center"})
-        ax.text(*xy, text, fontsize=font(style, 0.8), color=color, **align)
+        x, y = (at, position) if horizontal else (position, at)
+        ax.text(x, y, text, fontsize=font(style, 0.8), color=color, ha="center", va="center")
         return
     sign = 1 if value >= 0 else -1
     if horizontal:

@@ -66,6 +66,7 @@ from rend_equiv_dataset.figures.charts.styles import Style, base_style
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 __all__ = [
     "DPI",
@@ -337,7 +338,7 @@ def _texts(fig: Figure) -> Iterator[Any]:
 
 def legibility_problems(fig: Figure) -> list[str]:
     """Why a drawn figure is not legible: texts outside the canvas or overlapping (empty when legible)."""
-    renderer = fig.canvas.get_renderer()
+    renderer = _agg_canvas(fig).get_renderer()
     width, height = fig.canvas.get_width_height()
     boxes: list[tuple[str, Any]] = []
     for artist in _texts(fig):
@@ -364,6 +365,16 @@ def hidden_marks(fig: Figure, data: ChartData, style: Style) -> list[str]:
     return family_of(data).hidden_marks(fig, data, style)
 
 
+def _agg_canvas(fig: Figure) -> FigureCanvasAgg:
+    """The figure's Agg canvas (every figure here is drawn on one)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = fig.canvas
+    if not isinstance(canvas, FigureCanvasAgg):
+        raise TypeError(f"expected a figure on an Agg canvas, got {type(canvas).__name__}")
+    return canvas
+
+
 def _png_chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
@@ -378,7 +389,7 @@ def _encode(fig: Figure) -> tuple[bytes, tuple[int, int]]:
     """
     import numpy as np
 
-    rgba = np.asarray(fig.canvas.buffer_rgba())
+    rgba = np.asarray(_agg_canvas(fig).buffer_rgba())
     height, width = rgba.shape[:2]
     rgb = rgba[:, :, :3].reshape(height, 3 * width)
     rows = np.empty((height, 1 + 3 * width), dtype=np.uint8)
@@ -398,7 +409,7 @@ def _raw_rc() -> dict[str, Any]:
     """matplotlib's settings as stored (no validation; the backend, which never affects Agg pixels, left out)."""
     import matplotlib
 
-    raw = dict.copy(matplotlib.rcParams)
+    raw: dict[str, Any] = dict.copy(matplotlib.rcParams)  # type: ignore[arg-type]  # a dict at run time; the stub says Mapping
     raw.pop("backend", None)
     return raw
 

@@ -17,13 +17,12 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rend_equiv_dataset import __version__
 from rend_equiv_dataset.figures.charts.data import ChartData
@@ -102,7 +101,7 @@ def _render_rerenders(instance: Instance, rerenders: int) -> tuple[tuple[Style, 
 
 
 @functools.lru_cache(maxsize=1)
-def _code_version() -> list[str]:
+def code_version() -> list[str]:
     """Library versions (zlib too: it deflates the PNGs) and a hash of the drawing code.
 
     So a cache never outlives a renderer or library change.
@@ -124,7 +123,7 @@ def _code_version() -> list[str]:
 def fingerprint(instance: Instance, rerenders: int) -> str:
     """Hash of everything an instance's images depend on (instance, K, drawing code and libraries)."""
     payload = json.dumps(
-        {"instance": instance_record(instance), "rerenders": rerenders, "versions": _code_version()},
+        {"instance": instance_record(instance), "rerenders": rerenders, "versions": code_version()},
         sort_keys=True,
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
@@ -135,10 +134,11 @@ def cache_path(cache: Path, instance: Instance, rerenders: int) -> Path:
 
 
 def save(images: InstanceImages, folder: Path) -> None:
-    """Write one instance's images atomically: a temporary folder renamed into place."""
+    """Write one instance's images atomically: a staging folder renamed into place (:func:`rend_equiv_dataset.io.atomic_dir`)."""
+    from rend_equiv_dataset.io import atomic_dir
+
     folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
-    try:
+    with atomic_dir(folder) as staging:
         (staging / "base.png").write_bytes(images.base)
         for style, png in images.rerenders:
             (staging / f"{style.style_id}.png").write_bytes(png)
@@ -146,10 +146,6 @@ def save(images: InstanceImages, folder: Path) -> None:
             (staging / f"edit-{j}.png").write_bytes(png)
         styles = {"base": images.base_style.to_dict(), "rerenders": [s.to_dict() for s, _ in images.rerenders]}
         (staging / "styles.json").write_text(json.dumps(styles, sort_keys=True))
-        os.replace(staging, folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
 
 
 def load(folder: Path, n_edits: int) -> InstanceImages:
@@ -212,53 +208,83 @@ def _render_part(job: tuple[int, str, Instance, int]) -> tuple[int, str, object]
 
 
 def render_all(
-    instances: Sequence[Instance], rerenders: int, cache: Path, *, workers: int = 1, progress: bool = True
+    instances: Iterable[Instance], rerenders: int, cache: Path, *, workers: int = 1, progress: bool = True,
+    total: int | None = None,
 ) -> Iterator[Path]:
     """Render every instance into ``cache`` (skipping those already there); yields folders in order.
 
-    ``workers > 1`` uses a fork pool, one process per worker, each warmed up
-    by :func:`~rend_equiv_dataset.figures.charts.render.warm_up` (docs/design.md §6). A pool
-    job is half an instance (its K re-renderings, or its base and edits), the
-    bigger half queued first, so the workers run out of work at nearly the
-    same time; the parent joins the halves and writes each instance's folder
-    as soon as both are in. An instance's images never depend on the process
-    or the order they were drawn in, so the bytes are those of one process.
+    ``instances`` is read once, as the work goes (a lazy plan is never held
+    whole); ``total`` sizes the progress bar (default ``len(instances)`` when
+    it has one). ``workers > 1`` uses a fork pool, one process per worker,
+    each warmed up by :func:`~rend_equiv_dataset.figures.charts.render.warm_up`
+    (docs/design.md §6). A pool job is half an instance (its K re-renderings,
+    or its base and edits), queued as the plan is read, so only the instances
+    in flight are in memory; the parent joins the halves and writes each
+    instance's folder as soon as both are in. An instance's images never
+    depend on the process or the order they were drawn in, so the bytes are
+    those of one process.
     """
     from tqdm.auto import tqdm
 
-    jobs = [(instance, rerenders, cache) for instance in instances]
-    bar = tqdm(total=len(jobs), desc="rendering", unit="instance", disable=not progress)
+    if total is None and isinstance(instances, Sized):
+        total = len(instances)
+    bar = tqdm(total=total, desc="rendering", unit="instance", disable=not progress)
     try:
-        if workers <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                yield _render_to_cache(job)
+        if workers <= 1:
+            for instance in instances:
+                yield _render_to_cache((instance, rerenders, cache))
                 bar.update()
             return
-        import multiprocessing
-
-        folders = [cache_path(cache, instance, rerenders) for instance in instances]
-        done = [folder.is_dir() for folder in folders]
-        parts = [(position, part, instances[position], rerenders)
-                 for position in range(len(instances)) if not done[position]
-                 for part in ("rerenders", "base")]
-        halves: dict[int, dict[str, object]] = {}
-        next_out = 0
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
-            results = pool.imap_unordered(_render_part, parts, chunksize=1) if parts else iter(())
-            while next_out < len(folders):
-                if not done[next_out]:
-                    position, part, value = next(results)
-                    halves.setdefault(position, {})[part] = value
-                    if len(halves[position]) < 2:
-                        continue
-                    got = halves.pop(position)
-                    base, edits = got["base"]  # type: ignore[misc]
-                    save(InstanceImages(base.png, base.style, got["rerenders"], edits),  # type: ignore[arg-type]
-                         folders[position])
-                    done[position] = True
-                while next_out < len(folders) and done[next_out]:
-                    yield folders[next_out]
-                    bar.update()
-                    next_out += 1
+        for folder in _render_in_pool(instances, rerenders, cache, workers):
+            yield folder
+            bar.update()
     finally:
         bar.close()
+
+
+def _render_in_pool(instances: Iterable[Instance], rerenders: int, cache: Path, workers: int) -> Iterator[Path]:
+    """:func:`render_all` over a fork pool: folders in plan order, the plan read by the pool's feeder thread."""
+    import multiprocessing
+
+    folders: dict[int, Path] = {}  # position -> cache folder, for positions read but not yet yielded
+    ready: set[int] = set()  # positions whose folder is complete
+    read = [0]  # positions the feeder has read, once it has read them all
+
+    def parts() -> Iterator[tuple[int, str, Instance, int]]:
+        position = -1
+        for position, instance in enumerate(instances):
+            folder = cache_path(cache, instance, rerenders)
+            folders[position] = folder
+            if folder.is_dir():
+                ready.add(position)
+            else:
+                yield position, "rerenders", instance, rerenders
+                yield position, "base", instance, rerenders
+        read[0] = position + 1
+
+    halves: dict[int, dict[str, Any]] = {}
+    next_out = 0
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
+        results = pool.imap_unordered(_render_part, parts(), chunksize=1)
+        exhausted = False
+        while True:
+            while next_out in ready:
+                ready.discard(next_out)
+                yield folders.pop(next_out)
+                next_out += 1
+            if exhausted:
+                if next_out < read[0]:  # cannot happen: every position read is cached or was rendered
+                    raise RuntimeError(f"instance {next_out} of the plan was never rendered")
+                return
+            try:
+                position, part, value = next(results)
+            except StopIteration:  # the feeder has read the whole plan and every job is back
+                exhausted = True
+                continue
+            halves.setdefault(position, {})[part] = value
+            if len(halves[position]) < 2:
+                continue
+            got = halves.pop(position)
+            base, edits = got["base"]
+            save(InstanceImages(base.png, base.style, got["rerenders"], edits), folders[position])
+            ready.add(position)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -95,8 +96,8 @@ class Bootstrap:
 
     def run(self) -> dict[str, dict[str, float | list[float] | None]]:
         """Point value and 95% percentile interval of every statistic."""
-        point = m.Weights.point(self.codes, self.n_clusters)
-        points = {k: float(f(point)[0]) for k, f in self.stats.items()}
+        whole = m.Weights.point(self.codes, self.n_clusters)
+        points = {k: float(f(whole)[0]) for k, f in self.stats.items()}
         samples: dict[str, list[NDArray[np.float64]]] = {k: [] for k in self.stats}
         if self.n_resamples > 0 and self.n_clusters > 0:
             for counts in resample_counts(self.n_clusters, self.n_resamples, self.seed):
@@ -264,8 +265,9 @@ def fisher_tests(table: dict[str, dict]) -> list[dict]:
     def pooled(edits: Sequence[str]) -> tuple[int, int]:
         return sum(table[g]["flagged"] for g in edits if g in table), sum(table[g]["n"] for g in edits if g in table)
 
-    comparisons = [("numeric", NUMERIC_EDITS, "non_numeric", NON_NUMERIC_EDITS), ("scale", ("scale",), "offset", ("offset",)), ("swap", ("swap",), "zoom", ("zoom",))]
-    out = []
+    comparisons = [("numeric", NUMERIC_EDITS, "non_numeric", NON_NUMERIC_EDITS), ("scale", ("scale",), "offset", ("offset",)),
+                   ("swap", ("swap",), "zoom", ("zoom",))]
+    out: list[dict[str, Any]] = []
     for left, left_edits, right, right_edits in comparisons:
         (a, n1), (b, n2) = pooled(left_edits), pooled(right_edits)
         if n1 == 0 or n2 == 0:
@@ -471,5 +473,5 @@ def evaluate(
     }
 
 
-def _no_residual_keys(block: dict, ci: list[float] | None) -> dict:
+def _no_residual_keys(block: dict, ci: float | list[float] | None) -> dict:
     return {"no_residual_fraction": block["fraction"], "no_residual": {**block, "ci": ci}}

@@ -191,4 +191,5 @@ def score_instances(
     return [score_instance(i, predictions, threshold) for i in group_instances(renderings)]
 
 
-__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "InstanceRenderings", "InstanceScore", "group_instances", "score_instance", "score_instances", "target_value"]
+__all__ = ["BASELINES", "DEFAULT_THRESHOLD", "IBEM_REA", "InstanceRenderings", "InstanceScore", "group_instances", "score_instance",
+           "score_instances", "target_value"]

@@ -125,7 +125,7 @@ def _cluster_table(W: Weights, groups: NDArray[np.intp], n_groups: int, values: 
     """(clusters × groups) sums of ``values``: the per-cluster reduction every resample reuses."""
     flat = W.codes * n_groups + groups
     table = np.bincount(flat, weights=np.asarray(values, dtype=np.float64), minlength=W.n_clusters * n_groups)
-    return table.reshape(W.n_clusters, n_groups)
+    return np.asarray(table, dtype=np.float64).reshape(W.n_clusters, n_groups)
 
 
 def _times(W: Weights, table: NDArray[np.float64]) -> Array:

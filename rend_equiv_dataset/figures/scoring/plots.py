@@ -16,7 +16,7 @@ from rend_equiv_dataset.figures.scoring.metrics import reliability_bins
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 
 
-def _figure(width: float = 6.4, height: float = 4.0):  # type: ignore[no-untyped-def]
+def _figure(width: float = 6.4, height: float = 4.0):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -25,7 +25,7 @@ def _figure(width: float = 6.4, height: float = 4.0):  # type: ignore[no-untyped
     return figure
 
 
-def _save(figure, path: Path) -> None:  # type: ignore[no-untyped-def]
+def _save(figure, path: Path) -> None:
     figure.savefig(path, metadata={"Software": None})
 
 
@@ -54,7 +54,7 @@ def signal_styles(names: list[str]) -> dict[str, dict]:
     }
 
 
-def _legend_outside(figure, ax) -> None:  # type: ignore[no-untyped-def]
+def _legend_outside(figure, ax) -> None:
     """The legend right of the axes, so it covers no line."""
     ax.set_position((0.1, 0.12, 0.62, 0.78))
     ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize="small", frameon=False)
@@ -72,7 +72,8 @@ def detection_plot(report: dict, path: Path) -> None:
     high = [table[g]["ci"][1] - rates[i] if table[g].get("ci") else 0.0 for i, g in enumerate(edits)]
     ax.bar(x, np.nan_to_num(rates), yerr=[np.nan_to_num(low), np.nan_to_num(high)], capsize=4, color="#4C72B0", label="observed")
     predicted = [table[g]["predicted"] for g in edits]
-    ax.scatter([i for i, p in enumerate(predicted) if p is not None], [p for p in predicted if p is not None], color="#DD8452", zorder=3, marker="D", label="predicted")
+    ax.scatter([i for i, p in enumerate(predicted) if p is not None], [p for p in predicted if p is not None],
+               color="#DD8452", zorder=3, marker="D", label="predicted")
     ax.set_xticks(x, [f"{g}\n{table[g]['flagged']}/{table[g]['n']}" for g in edits])
     ax.set_ylim(0, 1.25)
     ax.set_yticks([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -108,8 +109,8 @@ def reliability_plot(run: ScoreRun, path: Path) -> None:
     figure = _figure(7.4, 4.0)
     ax = figure.add_subplot()
     ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, zorder=1)
-    drawn = {name: confidence(name, values) for name, values in cols.signals.items()}
-    drawn = {name: conf for name, conf in drawn.items() if conf is not None and (~np.isnan(cols.signals[name])).any()}
+    maybe = {name: confidence(name, values) for name, values in cols.signals.items()}
+    drawn = {name: conf for name, conf in maybe.items() if conf is not None and (~np.isnan(cols.signals[name])).any()}
     styles = signal_styles(list(drawn))
     markers = "osD^v<>p"
     for i, (name, conf) in enumerate(drawn.items()):

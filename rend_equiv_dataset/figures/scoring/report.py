@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.io import atomic_dir
+from rend_equiv_dataset.io import atomic_dir, write_json
 from rend_equiv_dataset.figures.scoring.instances import InstanceScore
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun
 from rend_equiv_dataset.reports import json_ready as clean
@@ -63,7 +63,7 @@ def write_report(run: ScoreRun, out: str | Path) -> Path:
     """Write the whole report folder atomically; returns its path."""
     target = check_report_dir(out)
     with atomic_dir(target, overwrite=True) as folder:
-        (folder / "report.json").write_text(json.dumps(clean(run.report), indent=2, allow_nan=False, sort_keys=True) + "\n", encoding="utf-8")
+        write_json(folder / "report.json", clean(run.report), ensure_ascii=True)
         with open(folder / "instances.jsonl", "w", encoding="utf-8") as handle:
             for score in run.scores:
                 handle.write(json.dumps(instance_record(score, run.errors.get(score.instance_id)), allow_nan=False) + "\n")
@@ -135,8 +135,10 @@ def markdown(report: dict[str, Any]) -> str:
         f"- matched false-positive rate (ECS on correct instances): {_fmt(ibem['matched_fpr'])}",
         f"- ECS detection on IBEM at the threshold: {_fmt(ibem['at_threshold']['ecs'])} {_ci(ibem['at_threshold_ci']['ecs'])}",
         f"- ECS detection on IBEM at matched FPR: {_fmt(ibem['detection'].get('ecs'))} {_ci(ibem['detection_ci'].get('ecs'))}",
-        f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
-        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
+        f"- Corollary 3 on IBEM: ECS flags {_fmt(ibem['corollary3']['ecs'])}, "
+        f"combined flags {_fmt(ibem['corollary3']['combined'])}, same set: {ibem['corollary3']['identical']}",
+        f"- IBEM with no residual on any edit: {_fmt(report['no_residual_fraction'])} {_ci(report['no_residual']['ci'])}; "
+        f"oracle best edit {_fmt(report['no_residual']['oracle_best_edit'])}",
         "",
         "## Table 1 — detection by edit type on IBEM",
         "",

@@ -26,7 +26,8 @@ from rend_equiv_dataset.transforms import IDENTITY, Transform, to_json
 LABEL_POOL = ("Apples", "Bananas", "Cherries", "Dates", "Elderberries", "Figs", "Grapes", "Honeydew")
 
 
-def _row(instance: str, seed: int, template: str, role: str, variant: str, target: str, kind: str, labels: Sequence[str], transform: Transform, suffix: str = "") -> dict[str, Any]:
+def _row(instance: str, seed: int, template: str, role: str, variant: str, target: str, kind: str, labels: Sequence[str],
+         transform: Transform, suffix: str = "") -> dict[str, Any]:
     return {
         "render_id": f"{instance}/{variant}{suffix}",
         "instance_id": instance,
@@ -44,7 +45,7 @@ def _row(instance: str, seed: int, template: str, role: str, variant: str, targe
     }
 
 
-def _number_edits(rng: np.random.Generator) -> list[tuple[str, Transform, None]]:
+def _number_edits(rng: np.random.Generator) -> list[tuple[str, Transform, list[str] | None]]:
     scale = float(rng.choice([0.5, 2.0, 3.0]))
     shift = float(rng.choice([5.0, 10.0, 20.0]))
     return [(name, edit_transform(name, scale=scale, shift=shift), None) for name in ("scale", "offset", "zoom")]

@@ -461,18 +461,12 @@ TABLE_REPORT = "tables_report.json"
 
 def write_table_report(folder: Any, report: Mapping[str, Any]) -> str:
     """Write the question/edit report beside a release's configs (atomically); return a one-line summary."""
-    import json
-    import os
-    import tempfile
     from pathlib import Path
 
+    from rend_equiv_dataset.io import write_json
+
     target = Path(folder) / TABLE_REPORT
-    handle, temporary = tempfile.mkstemp(prefix=f".{TABLE_REPORT}.", dir=target.parent)
-    with os.fdopen(handle, "w", encoding="utf-8") as stream:
-        json.dump(report, stream, indent=1, sort_keys=True, ensure_ascii=False)
-        stream.write("\n")
-    os.chmod(temporary, 0o644)
-    os.replace(temporary, target)
+    write_json(target, report, indent=1)
     questions = report["questions"]
     dropped = {k: v for k, v in questions.items() if k != "kept" and v}
     problems = ", ".join(f"{v} {k}" for k, v in dropped.items()) or "none dropped"

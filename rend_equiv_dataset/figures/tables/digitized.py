@@ -240,6 +240,7 @@ class DigitizeRun:
     batch_size: int = 4
     retry_errors: bool = False
     overwrite: bool = False
+    backend_options: tuple[tuple[str, Any], ...] = ()  # ``--model-arg`` settings
 
     @property
     def store_path(self) -> Path:
@@ -292,8 +293,8 @@ def _load_backend(run: DigitizeRun) -> Any:
     from rend_equiv_dataset.harness.backends import load_model
     from rend_equiv_dataset.harness.sharding import process_context
 
-    return load_model(run.backend, run.model, revision=run.revision, device=process_context().device,
-                      batch_size=run.batch_size)
+    return load_model(run.backend, run.model, options=dict(run.backend_options), revision=run.revision,
+                      device=process_context().device, batch_size=run.batch_size)
 
 
 def _ask(model: Any, batch: list[Path], run: DigitizeRun) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ def chart_to_grid(chart: ChartData) -> tuple[list[str], list[list[str]]]:
     def head(name: str) -> str:
         return f"{name} ({chart.unit})" if chart.unit else name
 
-    columns = [s for s in chart.series]
+    columns = list(chart.series)
     x_column = family_of(chart).x_column
     header = ["" if x_column else chart.x_label]
     if x_column:

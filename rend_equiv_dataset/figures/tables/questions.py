@@ -261,8 +261,8 @@ def _pattern_readings(chart: ChartData, text: str, types: Iterable[str]) -> tupl
 
 
 def _series(groups: Mapping[str, str | None], names: Mapping[str, str]) -> str | None:
-    if groups.get("ser"):
-        return names[groups["ser"]]
+    if series := groups.get("ser"):
+        return names[series]
     quantity = (groups.get("q") or "").strip()
     if quantity in names:
         return names[quantity]
@@ -581,7 +581,7 @@ def _agreement(exact: float | str, given: str, scale: float = 1.0) -> tuple[bool
 
 def check_question(chart: ChartData, given: GivenQuestion) -> tuple[Question | None, QuestionReport]:
     """Recognise a user question and check its answer against the table (never repairs it)."""
-    base = {"table_id": given.table_id, "file": given.file, "line": given.line, "question": given.question,
+    base: dict[str, Any] = {"table_id": given.table_id, "file": given.file, "line": given.line, "question": given.question,
             "given": given.answer}
     recognition = recognise(chart, given.question, given.answer)
     if recognition.question is None:

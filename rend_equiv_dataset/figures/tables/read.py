@@ -131,7 +131,7 @@ def read_table(path: str | Path, *, family: Family | None = None, root: Path | N
     source = str(path.relative_to(root)) if root is not None else path.name
     if path.suffix == ".json":
         header, rows, lines, meta = _read_json_table(path)
-        footer = []
+        footer: list[str] = []
     elif path.suffix in (".csv", ".tsv"):
         header, rows, lines, footer = _read_csv_grid(path)
         meta = _read_side_files(path)

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.harness.backends import register_backend
 from rend_equiv_dataset.harness.types import (
     Completion,
     GenerationSettings,
@@ -37,6 +38,7 @@ from rend_equiv_dataset.harness.types import (
 )
 
 
+@register_backend("transformers")
 class TransformersModel:
     """A Hugging Face model answering :class:`Request` batches.
 
@@ -63,7 +65,7 @@ class TransformersModel:
         try:
             config = tf.AutoConfig.from_pretrained(model, revision=revision)
         except (OSError, ValueError) as err:
-            raise InputError(f"cannot load a model config from {model!r}: {err}", field="--model")
+            raise InputError(f"cannot load a model config from {model!r}: {err}", field="--model") from None
         self.vision = type(config) in tf.MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING
         dtype = torch.bfloat16 if device.startswith("cuda") else torch.float32
         if self.vision:

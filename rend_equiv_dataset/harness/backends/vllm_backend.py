@@ -10,7 +10,7 @@ is told how to install it. Requests become OpenAI-style chat conversations
 
 Several GPUs: run one independent process per GPU, ``CUDA_VISIBLE_DEVICES=i
 rend-equiv run ... --backend vllm --shard i/N``, then the same command without
-``--shard`` to merge. Tensor parallelism (``--tensor-parallel N``) is for
+``--shard`` to merge. Tensor parallelism (``--model-arg tensor_parallel=N``) is for
 models that do not fit one GPU.
 
 The request building (:func:`build_conversation`, :func:`build_sampling`) and
@@ -28,6 +28,7 @@ from typing import Any
 from PIL.Image import Image
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.harness.backends import register_backend
 from rend_equiv_dataset.harness.types import Completion, Request, request_seed
 
 INSTALL_HINT = 'vLLM is not installed; on a CUDA machine run: pip install "rend-equiv[harness,vllm]"'
@@ -106,6 +107,7 @@ def to_completion(request: Request, greedy: Any, sampled: Any | None) -> Complet
     return Completion(first.text, logprob, samples)
 
 
+@register_backend("vllm")
 class VLLMModel:
     """A vLLM engine answering :class:`Request` batches."""
 
@@ -127,7 +129,7 @@ class VLLMModel:
             try:
                 import vllm
             except ImportError:
-                raise InputError(INSTALL_HINT, field="--backend")
+                raise InputError(INSTALL_HINT, field="--backend") from None
             sampling_params = vllm.SamplingParams
             options: dict[str, Any] = {"max_model_len": max_model_len} if max_model_len else {}
             if images_per_prompt:  # text-only models (judges, solvers) take no multimodal limits

@@ -162,6 +162,7 @@ def _apply(operator: str, node: ast.AST, variant: int, func: ast.FunctionDef, pa
         else:
             node.value = ast.UnaryOp(ast.Not(), value)  # type: ignore[attr-defined]
     elif operator == "dropped_branch":
+        assert isinstance(node, ast.stmt)  # a branch with an else is a statement (if, for, while)
         replacement = node.orelse or [ast.Pass()]  # type: ignore[attr-defined]
         _replace_stmt(parents[node], node, replacement)
     elif operator == "wrong_initial_value":

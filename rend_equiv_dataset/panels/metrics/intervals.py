@@ -66,4 +66,4 @@ def n_eff_change_samples(
         phi = correlation_from_moments(block[:, 0], block[:, 1 : 1 + v], block[:, 1 + v :].reshape(-1, v, v))
         panel, with_signal = n_eff_stack(phi)
         out.append(with_signal - panel)
-    return np.concatenate(out)
+    return np.concatenate(out) if out else np.empty(0)  # no resamples: no interval

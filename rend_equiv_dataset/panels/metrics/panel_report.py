@@ -158,7 +158,8 @@ def _by_margin(data: PanelData, n_resamples: int, seed: int) -> list[dict[str, A
     gain, _ = per_query_gain(data)
     levels = possible_margins(data.k)
     at = np.column_stack([m == level for level in levels]).astype(np.float64)
-    cis = ratio_intervals(np.column_stack([wrong[:, None] * at, gain[:, None] * at]), data.problems, np.column_stack([at, at]), n_resamples=n_resamples, seed=seed)
+    cis = ratio_intervals(np.column_stack([wrong[:, None] * at, gain[:, None] * at]), data.problems, np.column_stack([at, at]),
+                          n_resamples=n_resamples, seed=seed)
     rows = []
     for i, row in enumerate(error_by_margin(data.votes, data.labels)):
         count = at[:, i].sum()

@@ -27,7 +27,7 @@ def _pct(value: float | None, digits: int = 4) -> str:
     >>> _pct(0.8244), _pct(None)
     ('0.8244', '—')
     """
-    return "—" if _missing(value) else f"{round(value, digits) + 0.0:.{digits}f}"  # + 0.0: no "-0.0000"
+    return "—" if value is None or _missing(value) else f"{round(value, digits) + 0.0:.{digits}f}"  # + 0.0: no "-0.0000"
 
 
 def _pp(value: float | None, digits: int = 4) -> str:
@@ -36,7 +36,7 @@ def _pp(value: float | None, digits: int = 4) -> str:
     >>> _pp(0.112), _pp(-0.0), _pp(float("nan"))
     ('+0.1120', '+0.0000', '—')
     """
-    return "—" if _missing(value) else f"{round(value, digits) + 0.0:+.{digits}f}"
+    return "—" if value is None or _missing(value) else f"{round(value, digits) + 0.0:+.{digits}f}"
 
 
 def _ci(ci: Sequence[float | None] | None, *, signed: bool = True) -> str:
@@ -95,7 +95,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     out += ["## Panel error rate by margin (Figure 2)", ""]
     out += _table(
         ["margin", "normalized", "n", "error rate", "95% CI", "uniform gain", "gain 95% CI"],
-        [[r["margin"], _num(r["normalized_margin"], 2), r["n"], _pct(r["error_rate"]), _ci(r["ci"], signed=False), _pp(r["uniform_gain"]), _ci(r["gain_ci"])] for r in report["by_margin"]],
+        [[r["margin"], _num(r["normalized_margin"], 2), r["n"], _pct(r["error_rate"]), _ci(r["ci"], signed=False),
+          _pp(r["uniform_gain"]), _ci(r["gain_ci"])] for r in report["by_margin"]],
     )
     regions = report["regions"]
     out += ["## False-negative and false-positive rates by region", ""]
@@ -111,7 +112,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     out += ["## Matched-accuracy permutation control (Supplementary A)", ""]
     out += _table(
         ["signal accuracy", "real pivotal gain", "synthetic mean", "synthetic 95% range", "share ≥ real", "signals"],
-        [[_pct(pc["signal_accuracy"]), _pp(pc["real_gain"]), _pp(pc["mean_gain"]), _ci(pc["range95"]), _pct(pc["fraction_at_least_real"]), pc["n_permutations"]]],
+        [[_pct(pc["signal_accuracy"]), _pp(pc["real_gain"]), _pp(pc["mean_gain"]), _ci(pc["range95"]),
+          _pct(pc["fraction_at_least_real"]), pc["n_permutations"]]],
     )
     if report.get("coverage_sweep"):
         out += ["## Coverage sweep (Figure 3)", ""]
@@ -125,7 +127,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     if report.get("by_benchmark"):
         out += ["## By benchmark", ""]
         out += _table(["benchmark", "n", "pivotal n", "pivotal gain", "non-pivotal n", "non-pivotal gain"],
-                      [[name, b["n"], b["pivotal"]["n"], _pp(b["pivotal"]["gain"]), b["nonpivotal"]["n"], _pp(b["nonpivotal"]["gain"], 4)] for name, b in report["by_benchmark"].items()])
+                      [[name, b["n"], b["pivotal"]["n"], _pp(b["pivotal"]["gain"]), b["nonpivotal"]["n"], _pp(b["nonpivotal"]["gain"], 4)]
+                       for name, b in report["by_benchmark"].items()])
     prov = report["provenance"]
     out += ["## Provenance", ""] + [f"- {key}: {value}" for key, value in prov.items()] + [""]
     return "\n".join(out)

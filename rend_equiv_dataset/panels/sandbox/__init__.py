@@ -24,21 +24,25 @@ the wall-clock timeout, :meth:`Limits.timeout_for`) is measured in a child like
 any candidate, only when a candidate hits the timeout floor, and cached per
 problem content and machine (:func:`~.runner.calibration_path`).
 
-Each child gets its own session, ``PR_SET_NO_NEW_PRIVS``, CPU-time, address-space,
-file-size, process-count and open-file limits, standard input from ``/dev/null``,
-output to ``/dev/null``, a private working directory. A job's processes are capped
-together too: as root where the memory and pids controllers can be used, by a
-control group per sandbox (:mod:`.cgroup`: server, zygote and candidates, tmpfs
-files included; candidates raise their out-of-memory score so the kernel kills
-them first at the cap); elsewhere by lowering the process count so that processes
-x memory fits in half the machine's memory. After each candidate the zygote (a
-child subreaper) kills and reaps every process the candidate left, removes its
-directory however deep (fd-relative) and cleans the temporary folders (with an own
-mount namespace it empties the private ``/tmp``, ``/var/tmp`` and ``/dev/shm``; in
-the uid mode it removes what the private uid left in the host's), all before the
-next candidate starts. A run that times
-out keeps no verdict at all, since how far it got depends on the machine's speed.
-:func:`danger_scan` records which risky capabilities the source mentions.
+Each child gets its own session, ``PR_SET_NO_NEW_PRIVS``, CPU-time, file-size,
+process-count and open-file limits, standard input from ``/dev/null``, output to
+``/dev/null``, a private working directory, and the per-candidate layers of
+:mod:`.layers`: the private uid (random per run, never reused), a seccomp filter
+and a Landlock allow-list view; a probe child set up the same way confirms every
+promised layer before the first job (:func:`.layers.missing_layers`: refused
+unless weak isolation is allowed, and then the records name what was missing).
+A job's processes are capped together too: as root where the controllers can be
+used, by control groups per sandbox (:mod:`.cgroup`: memory and pids for server,
+zygote and candidates, tmpfs files included, instead of an address-space limit
+that would cap threads; a one-core CPU quota for the candidates only); elsewhere
+by lowering the process count so that processes x memory fits in half the
+machine's memory. After each candidate the zygote (a child subreaper) kills and
+reaps every process the candidate left and removes its directory however deep
+(fd-relative), and with an own mount namespace empties the private ``/tmp``,
+``/var/tmp`` and ``/dev/shm``, all before the next candidate starts. Tests run
+with their assertion messages removed (a message never changes a verdict). A
+run that times out keeps no verdict at all, since how far it got depends on the
+machine's speed. :func:`danger_scan` records which risky capabilities the source mentions.
 
 Per mode (:class:`Isolation`; every run records its mode)
 --------------------------------------------------------
@@ -52,7 +56,7 @@ that maps onto root, as bubblewrap's own user namespace would make, is exempt
 from RLIMIT_NPROC); started by a normal user, a user namespace maps everything
 to uid 65534. (As root the server stays root inside the namespaces with six
 capabilities: set uid/gid, kill, chown, fowner, dac_override.) Not protected:
-kernel exploits, side channels, files under the bound system library folders.
+kernel exploits, side channels. Each candidate also gets the layers above.
 
 ``ns`` (root without bubblewrap; logged as a fallback). Protected: the server
 makes its own mount, PID, network, IPC and UTS namespaces
@@ -61,26 +65,26 @@ size-capped tmpfs at ``/tmp``, ``/var/tmp`` and ``/dev/shm``, emptied after each
 job; every site-packages folder, ``/home``, ``/root``, ``/run``, ``/mnt``,
 ``/media``, ``/srv`` hidden under empty tmpfs (no installed datasets, no unix
 sockets there); no network; the zygote is the PID namespace's init; candidates
-run under the private uid below. Not protected: kernel exploits, side channels,
-other world-readable files (``/etc``, ``/usr``, folders outside the hidden ones);
-modules the server did not preload cannot be imported where the private uid
-cannot read the interpreter's folder.
+run under the private uid, seccomp and the Landlock view (world-readable files
+outside it, ``/etc`` and ``/usr`` included, are out of reach; the standard
+library is imported through descriptors the child opened as root). Not
+protected: kernel exploits, side channels.
 
 ``uid`` (root without bubblewrap or namespaces; only when weak isolation is
 allowed, and then logged). Protected: the private uid (:class:`~.runner.PrivateUid`: no passwd
 entry, outside the ``/etc/subuid``/``/etc/subgid`` ranges, no process under it,
-locked for the server's life), an empty network namespace; what the private uid
-leaves in ``/tmp``, ``/var/tmp`` and ``/dev/shm`` is removed after each job. Not
-protected: the host's files: candidates read world-readable files (installed
-datasets too), write world-writable places (elsewhere than those three, what they
-write stays; without a control group only the file-size limit bounds it during a
-job), reach unix sockets; modules the server did not preload cannot be imported where
-the private uid cannot read the interpreter's folder.
+never used before), an empty network namespace (checked), seccomp with no
+sockets at all, the Landlock view (the host's files are out of reach, and a
+candidate cannot write outside its own folder, so nothing is left for root to
+clean). Not protected: kernel exploits, side channels; candidates share the
+host's PID namespace (other uid, Landlock's signal scope and seccomp keep them
+from signalling or tracing other processes).
 
 ``plain`` (a normal user without bubblewrap; only when weak isolation is
-allowed; refused as root). Protected: the limits and process-group cleanup. Not
-protected: no network isolation, a candidate can signal the user's other
-processes, a double-forked daemon may escape, the user's files are open to it.
+allowed; refused as root). Protected: the limits, process-group cleanup, seccomp
+(no sockets) and the Landlock view (the user's files are out of reach; signals
+only within the candidate's own processes where the kernel has Landlock ABI 6).
+Not protected: a double-forked daemon may escape; no control group.
 
 In every mode a candidate may use its whole CPU and memory budget and hard-code
 answers. Each attack is a test in ``tests/panels/sandbox/``.

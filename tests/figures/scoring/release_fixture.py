@@ -51,7 +51,8 @@ def tiny_rows():
     abc = ("A", "B", "C")
     return [
         *instance_rows("s0-i1", "10", [("scale", Affine(2.0), None), ("offset", Affine(1.0, 5.0), None), ("zoom", IDENTITY, None)]),
-        *instance_rows("s0-i2", "A", [("swap", SWAP_AB, None), ("delete_max", DELETE_A, ("B", "C")), ("zoom", IDENTITY, None)], answer_type="label", labels=abc),
+        *instance_rows("s0-i2", "A", [("swap", SWAP_AB, None), ("delete_max", DELETE_A, ("B", "C")), ("zoom", IDENTITY, None)],
+                       answer_type="label", labels=abc),
         *instance_rows("s0-i3", "40", [("scale", Affine(0.5), None), ("zoom", IDENTITY, None)]),
         *instance_rows("s0-i4", "C", [("swap", SWAP_CA, None), ("zoom", IDENTITY, None)], answer_type="label", labels=abc),
         *instance_rows("s0-i5", "100", [("offset", Affine(1.0, 10.0), None), ("zoom", IDENTITY, None)]),

@@ -5,6 +5,7 @@ import json
 import pytest
 from .release_fixture import TINY_OUTPUTS, tiny_rows, write_predictions, write_release
 
+from rend_equiv_dataset.board.store import Kind, read_board
 from rend_equiv_dataset.cli import main
 from rend_equiv_dataset.figures.release.read import dataset_fingerprint, load_renderings
 from rend_equiv_dataset.figures.scoring.synthetic import synthetic_rows
@@ -83,8 +84,10 @@ def test_submit_is_idempotent(synthetic, tmp_path):
     # a second model joins the table
     perfect = tmp_path / "perfect.jsonl"
     main(["simulate", "--data", str(synthetic), "--reader", "perfect", "--out", str(perfect)])
-    assert main(["submit", "--data", str(synthetic), "--predictions", str(perfect), "--model-name", "perfect", "--leaderboard", str(board), "--resamples", "0"]) == 0
-    rows = json.loads((board / "leaderboard.json").read_text())
+    assert main(["submit", "--data", str(synthetic), "--predictions", str(perfect), "--model-name", "perfect", "--leaderboard", str(board),
+                 "--resamples", "0"]) == 0
+    assert [r["model_name"] for r in read_board(board).rows(Kind.FIGURES)] == ["perfect", "org/sim-1"]
+    rows = json.loads((board / "leaderboard.json").read_text())  # the reader above brought the table files up to date
     assert [r["model_name"] for r in rows] == ["perfect", "org/sim-1"]
     assert "| 1 | perfect |" in (board / "leaderboard.md").read_text()
 
@@ -120,7 +123,11 @@ def test_bad_predictions_exit_2_and_write_nothing(release, tmp_path, capsys, nam
 )
 def test_bad_options(release, tmp_path, extra):
     preds = write_predictions(TINY_OUTPUTS, tmp_path / "p.jsonl")
-    assert main(["score", "--data", str(release), "--predictions", str(preds), "--out", str(tmp_path / "r"), *extra]) == 2
+    try:
+        status = main(["score", "--data", str(release), "--predictions", str(preds), "--out", str(tmp_path / "r"), *extra])
+    except SystemExit as exit_info:  # argparse refuses a count that is not one
+        status = exit_info.code
+    assert status == 2
     assert not (tmp_path / "r").exists()
 
 

@@ -120,7 +120,8 @@ def test_same_seed_same_records(renderings):
     assert simulate(renderings, "noise:0.2", seed=5).records != simulate(renderings, "noise:0.2", seed=6).records
 
 
-@pytest.mark.parametrize("spec", ["", "bogus", "scale:", "scale:x", "affine:1", "0*perfect", "-1*perfect", "noise:0", "permute:other", "scale:inf", "perfect:1"])
+@pytest.mark.parametrize("spec", ["", "bogus", "scale:", "scale:x", "affine:1", "0*perfect", "-1*perfect", "noise:0", "permute:other",
+                                  "scale:inf", "perfect:1"])
 def test_bad_specs(spec):
     with pytest.raises(InputError) as err:
         parse_spec(spec)

@@ -61,7 +61,7 @@ def test_release_from_tables_exported_from_a_release_has_the_same_answers(synthe
         assert (row["question"], row["target"], row["question_type"], row["data"]) == (
             source["question"], source["target"], source["question_type"], source["data"])
         assert row["instance_id"].startswith("s0-t-")
-    assert set(original[k]["source"] for k in original) == {"synthetic"}
+    assert {original[k]["source"] for k in original} == {"synthetic"}
     _check_renderings_law(out)
 
     card = (out / "README.md").read_text()

@@ -43,7 +43,7 @@ def _images(folder: Path, names) -> Path:
 
 
 def _run(tmp_path, **changes):
-    fields = dict(images=tmp_path / "images", model="scripted", out=tmp_path / "tables", batch_size=3)
+    fields = {"images": tmp_path / "images", "model": "scripted", "out": tmp_path / "tables", "batch_size": 3}
     fields.update(changes)
     return DigitizeRun(**fields)
 

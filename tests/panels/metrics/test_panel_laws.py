@@ -35,7 +35,7 @@ from rend_equiv_dataset.panels.metrics.replacement import (
 
 
 @st.composite
-def panels(draw: st.DrawFn, k: st.SearchStrategy[int] = st.integers(2, 9)) -> PanelData:
+def panels(draw: st.DrawFn, k: st.SearchStrategy[int] = st.integers(2, 9)) -> PanelData:  # noqa: B008 - strategies are immutable values
     size = draw(k)
     n = draw(st.integers(1, 40))
     bits = st.lists(st.integers(0, 1), min_size=n, max_size=n)

