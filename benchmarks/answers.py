@@ -10,7 +10,12 @@
      trailing ``%`` divided by 100 — within 5% of the target, else case-insensitive
      exact match).
 
-   Broken down by terse/verbose outputs and by answer type.
+   Broken down by terse/verbose outputs and by answer type. The same on the
+   blind corpus A (``tests/figures/answers/blind/corpus_a.jsonl``: outputs
+   written by someone who had not read the reader, labelled by a careful
+   human; no longer blind once the reader was tuned on it), by style, with
+   the false accepts (reader right, human wrong) and the share read with
+   low confidence.
 
 2. Time. Outputs of 1 KB, 10 KB, 100 KB and 1 MB — a model looping on numbers,
    a chain of thought ending in an answer, and one in non-ASCII text (full-width
@@ -21,23 +26,34 @@
    the whole prefix before each number) runs on the same outputs up to
    ``--naive-max`` bytes for comparison.
 
-Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000]``.
+3. ``grade`` throughput. ``--lines`` short outputs (default 100,000; terse,
+   sentence and marker styles, both answer types) written to a JSONL file and
+   graded by ``rend-equiv grade`` in this process: microseconds per line,
+   next to the ChartQA rule on the same rows in the same run.
+
+Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000] [--lines 100000]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import re
 import sys
+import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
-from rend_equiv_dataset.figures.answers.parse import parse_answer  # noqa: E402
+from rend_equiv_dataset.figures.answers.grade import grade_reading  # noqa: E402
+from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, parse_answer  # noqa: E402
+
+CORPUS_A = ROOT / "tests" / "figures" / "answers" / "blind" / "corpus_a.jsonl"
 
 LABELS = ("Japan", "France", "Germany", "Chile")
 NUMBER_QUESTION = "What are the exports of Japan, in bn USD?"
@@ -91,6 +107,58 @@ def agreement(cases) -> None:
         share = sum(ours[c.name] for c in chosen) / len(chosen)
         base = sum(theirs[c.name] for c in chosen) / len(chosen)
         print(f"{name:<10}{len(chosen):>6}{share:>14.1%}{base:>14.1%}")
+    print()
+
+
+def corpus_agreement(path: Path) -> None:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    groups: dict[str, list[tuple[bool, bool, bool, bool]]] = defaultdict(list)
+    for row in rows:
+        result, reading = grade_reading(row["output"], str(row["target"]), row["answer_type"], question=row.get("question"),
+                                        labels=row.get("labels") or ())
+        human = row["human_correct"]
+        peer = chartqa_relaxed(row["output"] or "", str(row["target"]))
+        entry = (result.correct == human, peer == human, result.correct and not human, reading.confidence < LOW_CONFIDENCE)
+        groups["all"].append(entry)
+        groups[row["style"]].append(entry)
+    print(f"Blind corpus A ({path.name}, {len(rows)} outputs; not blind since the reader was tuned on it)")
+    print(f"{'style':<14}{'n':>6}{'this reader':>14}{'ChartQA rule':>14}{'false accepts':>15}{'low conf.':>11}")
+    for name, entries in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
+        n = len(entries)
+        print(f"{name:<14}{n:>6}{sum(e[0] for e in entries) / n:>14.1%}{sum(e[1] for e in entries) / n:>14.1%}"
+              f"{sum(e[2] for e in entries):>15}{sum(e[3] for e in entries) / n:>11.1%}")
+    print()
+
+
+SHORT_LINES = (
+    ("30.5", "30.5", "number", "What are the exports of Japan, in bn USD?", []),
+    ("The answer is 1,204.", "1204", "number", "What is the total revenue, in M EUR?", []),
+    ("Japan is 30.5, while France is 12.", "12", "number", "What are the exports of France?", list(LABELS)),
+    ("France", "Japan", "label", "Which country has the highest exports?", list(LABELS)),
+    ("Japan has the highest exports.", "Japan", "label", "Which country has the highest exports?", list(LABELS)),
+    ("**Final answer:** about 55 thousand", "55", "number", "How many visitors came in Q3, in thousands?", []),
+)
+
+
+def grade_throughput(lines: int) -> None:
+    from rend_equiv_dataset.cli import main as cli
+
+    rows = [SHORT_LINES[i % len(SHORT_LINES)] for i in range(lines)]
+    with tempfile.TemporaryDirectory() as folder:
+        source, out = Path(folder) / "in.jsonl", Path(folder) / "out.jsonl"
+        with source.open("w", encoding="utf-8") as handle:
+            for i, (output, target, kind, question, labels) in enumerate(rows):
+                handle.write(json.dumps({"id": i, "output": output, "target": target, "answer_type": kind,
+                                         "question": question, "labels": labels}) + "\n")
+        start = time.perf_counter()
+        assert cli(["grade", "--in", str(source), "--out", str(out), "--no-progress"]) == 0
+        ours = time.perf_counter() - start
+    start = time.perf_counter()
+    for output, target, _, _, _ in rows:
+        chartqa_relaxed(output, target)
+    peer = time.perf_counter() - start
+    print(f"grade on {lines:,} short lines: {ours / lines * 1e6:.1f} µs per line (file in and out included); "
+          f"ChartQA rule on the same outputs: {peer / lines * 1e6:.2f} µs per line (ratio {ours / peer:.0f}×)")
     print()
 
 
@@ -162,8 +230,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing; the best is printed (default 3)")
     parser.add_argument("--naive-max", type=int, default=10_000, help="largest output the previous rule is timed on (default 10000)")
+    parser.add_argument("--lines", type=int, default=100_000, help="short lines graded for the throughput (default 100000)")
     args = parser.parse_args()
     agreement(load_cases())
+    corpus_agreement(CORPUS_A)
+    grade_throughput(args.lines)
     timing(args.repeat, args.naive_max)
 
 

@@ -4,7 +4,8 @@ import datasets
 import evaluate
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.answers.grade import ANSWER_TYPES
-from rend_equiv_dataset.figures.answers.grade import grade
+from rend_equiv_dataset.figures.answers.grade import grade_reading
+from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE
 
 _CITATION = """\
 @article{khanbayov2026consensus,
@@ -95,13 +96,15 @@ class RelaxedAccuracy(evaluate.Metric):
         for index, kind in enumerate(kinds):
             if kind not in ANSWER_TYPES:
                 raise InputError(f"item {index}: must be one of {list(ANSWER_TYPES)}, got {kind!r}", field="answer_type")
-        grades = [
-            grade(output, target, kind, question=q, labels=labs or ())
+        readings = [
+            grade_reading(output, target, kind, question=q, labels=labs or ())
             for output, target, kind, q, labs in zip(predictions, references, kinds, questions, label_sets)
         ]
+        grades = [g for g, _ in readings]
         return {
             "relaxed_accuracy": sum(g.correct for g in grades) / n,
             "unparseable_rate": sum(g.answer is None for g in grades) / n,
+            "low_confidence_rate": sum(r.confidence < LOW_CONFIDENCE for _, r in readings) / n,
             "answers": [g.answer for g in grades],
             "correct": [g.correct for g in grades],
         }

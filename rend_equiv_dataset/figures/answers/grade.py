@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.answers.labels import normalize_label
-from rend_equiv_dataset.figures.answers.parse import parse_answer
+from rend_equiv_dataset.figures.answers.parse import Reading, parse_answer, read_answer
 from rend_equiv_dataset.figures.answers.relaxed import within
 from rend_equiv_dataset.figures.charts.canonical import format_number
 
@@ -67,17 +67,47 @@ def grade(
     labels: Sequence[str] = (),
 ) -> Grade:
     """Read ``output`` and compare it with ``target`` (see the module docstring)."""
+    return grade_reading(output, target, answer_type, question=question, labels=labels)[0]
+
+
+def grade_reading(
+    output: str | None,
+    target: str,
+    answer_type: str,
+    *,
+    question: str | None = None,
+    labels: Sequence[str] = (),
+) -> tuple[Grade, Reading]:
+    """:func:`grade` with the :class:`~rend_equiv_dataset.figures.answers.parse.Reading` behind it (rule, confidence, evidence).
+
+    A number with a scale word, under a question that names no unit, is also
+    correct as written ("365.82 billion" for 365.82).
+
+    >>> grade_reading("Revenue reached 365.82 billion dollars.", "365.82", "number")[0]
+    Grade(answer='365820000000', correct=True)
+    """
     if answer_type not in ANSWER_TYPES:
         raise InputError(f"must be one of {list(ANSWER_TYPES)}, got {answer_type!r}", field="answer_type")
     labels = tuple(labels)
     reference = target_answer(target, answer_type, labels)
     if answer_type == "label" and not labels:
         labels = (target,)
-    parsed = parse_answer(output, answer_type, labels, question)
+    reading = read_answer(output, answer_type, labels, question)
+    return compare(reading, reference, answer_type), reading
+
+
+def compare(reading: Reading, reference: float | str | None, answer_type: str) -> Grade:
+    """The :class:`Grade` of one reading against a reference already read by :func:`target_answer`."""
+    parsed = reading.value
     if parsed is None:
         return Grade(None, False)
     answer = format_number(float(parsed)) if answer_type == "number" else str(parsed)
-    return Grade(answer, reference is not None and within(parsed, reference, answer_type))
+    if reference is None:
+        return Grade(answer, False)
+    correct = within(parsed, reference, answer_type)
+    if not correct and answer_type == "number":
+        correct = any(within(value, reference, answer_type) for value in reading.also)
+    return Grade(answer, correct)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,10 @@ from functools import lru_cache
 MAX_TOKENS = 8
 """Longest label, in word tokens, that is recognised."""
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\W_{_CJK_CHARS}]+(?:'(?:s|t|re|ve|ll|d|m)(?![^\W_]))?")
+"""Word tokens; each Chinese, Japanese or Korean character is a token of its own (those scripts write no spaces),
+and an elided article stays apart from its word (``l'Allemagne``, ``dell'Italia``)."""
 _MONTHS = (
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
     ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
@@ -71,6 +74,7 @@ class LabelIndex:
     years: bool
     longest: int
     prefixes: frozenset[str]
+    cased: frozenset[str] = frozenset()
 
 
 def _singular(word: str) -> str:
@@ -93,19 +97,31 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
             keys.append(singular)
     if len(tokens) == 1 and joined in _MONTH:
         keys.append(_MONTH[joined])
-    if len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1]):
+    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter"):
         quarter = _quarter(tokens)
         if quarter:
             keys.append(quarter)
+            if not quarter.endswith(":"):
+                keys.append(quarter.rsplit(":", 1)[0] + ":")  # "Q4" alone, when one year's quarters are the labels
     if years and joined.startswith("fy"):
-        match = re.fullmatch(r"fy((?:19|20)\d\d)", joined)
+        match = re.fullmatch(r"fy((?:19|20)\d\d|\d\d)", joined)
         if match:
-            keys.append(match.group(1))
+            keys.append(match.group(1) if len(match.group(1)) == 4 else "20" + match.group(1))
     return keys
+
+
+_ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quarter (?:of )?(\d{4})")
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
 
 
 def _quarter(tokens: list[str]) -> str | None:
     joined = " ".join(tokens)
+    ordinal = _ORDINAL_QUARTER.fullmatch(joined)
+    if ordinal is not None:
+        return f"quarter:{_ORDINALS[ordinal.group(1)]}:{ordinal.group(2)[-2:]}"
+    alone = re.fullmatch(r"q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter", joined)
+    if alone is not None:
+        return f"quarter:{alone.group(1) or _ORDINALS[alone.group(2)]}:"
     match = re.fullmatch(r"q([1-4]) (\d{4}|'?\d{2})|(\d{4}) q([1-4])|q([1-4])'(\d{2})", joined)
     if match is None:
         return None
@@ -116,30 +132,49 @@ def _quarter(tokens: list[str]) -> str | None:
 
 @lru_cache(maxsize=4096)
 def label_index(labels: tuple[str, ...]) -> LabelIndex:
-    """The alias table of a label set; an alias shared by two labels is dropped."""
+    """The alias table of a label set; an alias shared by two labels is dropped.
+
+    Besides the label's own words, a label gets the other names
+    :func:`~rend_equiv_dataset.figures.answers.aliases.other_names` knows for
+    it (country names, codes and translations, region abbreviations, pinyin).
+    """
+    from rend_equiv_dataset.figures.answers.aliases import other_names
+
     years = bool(labels) and all(re.fullmatch(r"(?:19|20)\d\d", label.strip()) for label in labels)
     keys: dict[str, str] = {}
     clashes: set[str] = set()
     ordinary: set[str] = set()
+    cased: set[str] = set()
+    uncased: set[str] = set()
+    own: set[str] = set()
+    longest = 2 if labels else 0
     for label in labels:
         tokens = [t.lower() for t in _TOKEN.findall(label)]
         if not tokens or len(tokens) > MAX_TOKENS:
             continue
         if "".join(tokens) in _ORDINARY:
             ordinary.add(label)
-        for key in _keys(tokens, years):
-            if keys.get(key, label) != label:
-                clashes.add(key)
-            keys[key] = label
+        own.update(_keys(tokens, years))
+        names = [(tokens, False)] + [([t.lower() for t in _TOKEN.findall(name)], upper) for name, upper in other_names(label)]
+        for name_tokens, upper in names:
+            if not name_tokens or len(name_tokens) > MAX_TOKENS:
+                continue
+            longest = max(longest, len(name_tokens))
+            for key in _keys(name_tokens, years):
+                if keys.get(key, label) != label:
+                    clashes.add(key)
+                keys[key] = label
+                (cased if upper else uncased).add(key)
+    if any(_quarter(_TOKEN.findall(label.lower())) for label in labels):
+        longest = max(longest, 4)
     exact = {"".join(t.lower() for t in _TOKEN.findall(label)): label for label in labels}
     for key in clashes:
         if key in exact:
             keys[key] = exact[key]
         else:
             del keys[key]
-    longest = max((len(_TOKEN.findall(label)) for label in labels), default=0)
     prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
-    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, max(longest, 2 if labels else 0)), prefixes)
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own))
 
 
 def _may_start(token: str, index: LabelIndex) -> bool:
@@ -150,6 +185,7 @@ def _may_start(token: str, index: LabelIndex) -> bool:
         or token in _MONTH
         or token[:1] == "q"
         or token[:2] == "fy"
+        or token in _ORDINALS
         or (len(token) == 4 and token.isdigit())
     )
 
@@ -173,16 +209,19 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
             for key in _keys(lowered[i:i + n], index.years):
                 label = index.keys.get(key)
                 if label is not None:
-                    hit = (label, n)
+                    hit = (label, n, key)
                     break
             if hit:
                 break
         if hit is None:
             i += 1
             continue
-        label, n = hit
+        label, n, key = hit
         start, end = tokens[i][1], tokens[i + n - 1][2]
         written = text[start:end]
+        if key in index.cased and not (written.isupper() or "." in written):
+            i += 1
+            continue
         capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
         if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))

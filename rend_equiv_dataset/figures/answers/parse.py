@@ -10,18 +10,23 @@ reads answers through :func:`parse_answer`. The rules, in order:
    one at the start too); if nothing else is left, only an explicit marker
    inside the reasoning counts.
 3. **Where the answer is**: the last explicit marker wins (``\\boxed{}``
-   first, then ``Final answer``, ``Answer:``, ``The answer is``, then a
-   ``**bold**`` phrase that ends the output); without one, a leading bare
+   first, then ``Final answer``, ``Answer:``, ``The answer is`` and their
+   equivalents in ten other languages, then a ``**bold**`` phrase that ends
+   the output) — unless a correction follows it ("Answer: 30.5? No, 42.7."),
+   when the corrected statement wins; without one, a leading bare
    answer (``42.`` or ``Japan`` on the first line) unless a correction
    follows; otherwise the last committed statement in the final
    :data:`~rend_equiv_dataset.figures.answers.text.LOOK_BACK` characters:
    sentences that conclude ("so", "therefore"), correct themselves
    ("actually", "on closer inspection") or name the question's category
    outrank working and axis descriptions written after the answer.
-4. **Inside that text**: numbers copied from the question and years are
-   skipped while another number is there; numbers in clauses about another
-   category are skipped ("Japan is 30.5, while France is 12" → 30.5 for
-   Japan); operands of written arithmetic are not answers (``30.5 − 12``
+4. **Inside that text** (the claims of a sentence): numbers copied from the
+   question and years are skipped while another number is there (a lone year
+   answers only a question about years); numbers in clauses about another
+   category or period are skipped ("Japan is 30.5, while France is 12" → 30.5
+   for Japan), and where a clause names several, a number belongs to the
+   nearest ("from 48 in 2019 to 40 in 2020"); numbers given as a point of
+   comparison ("up from 274.5") are context; operands of written arithmetic are not answers (``30.5 − 12``
    is not −12; ``30 + 12 = 42`` is 42); after a correction cue the later
    value wins; a hedge (``30 or 40``, ``Japan or France``, "30 is also
    possible") is no answer.
@@ -35,6 +40,9 @@ reads answers through :func:`parse_answer`. The rules, in order:
 
 Anything else is unparseable and returns ``None`` — scored as wrong, never
 an exception. Every step is linear in the output's length.
+:func:`read_answer` returns the same answer as a :class:`Reading` with the
+rule that decided, a confidence and the evidence (``rend-equiv grade``
+reports them).
 
 >>> parse_answer("The answer is 1,234.5.", "number")
 1234.5
@@ -64,8 +72,10 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
+    SPAN,
+    last_marker,
     lead_segment,
     marked_span,
     prepare,
@@ -77,18 +87,20 @@ from rend_equiv_dataset.figures.answers.text import (
 
 ParsedAnswer = float | str | None
 
-__all__ = ["ParsedAnswer", "normalize_label", "parse_answer", "question_scale"]
+__all__ = ["HIGH", "LOW", "LOW_CONFIDENCE", "MEDIUM", "ParsedAnswer", "Reading", "normalize_label", "parse_answer", "question_scale", "read_answer"]
 
 MAX_SENTENCES = 40
 """Sentences of the look-back window considered for the last committed statement."""
 
 _CLAUSE = re.compile(
-    r",\s|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)"
-    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than)\b",
+    r",\s|,(?=[^\W\d])|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)|、|而|但|，"
+    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than"
+    r"|und|aber|während|et|mais|tandis\s+que|y|pero|mientras|e|ma|mentre|mas|и|а|но)\b",
     re.IGNORECASE,
 )
 _LABEL_CLAUSE = re.compile(
-    r",\s|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then)\b",
+    r",\s|,(?=[^\W\d])|、|而|但|;|\s-\s|\u2014|\u2015|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then"
+    r"|und|aber|während|et|mais|tandis\s+que|y|pero|mientras|e|ma|mentre|mas|и|а|но)\b",
     re.IGNORECASE,
 )
 _COMPARED_AMOUNT = re.compile(
@@ -96,19 +108,26 @@ _COMPARED_AMOUNT = re.compile(
 )
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
-    r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather|instead|i\s+mean|sorry"
-    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting)\b|\bno\s*(?:[,\u2014\u2013]|-\s)",
+    r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
+    r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
+    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
+    r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
+    r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|実際(?:に)?は|아니|실제로는|사실은",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
     r"\b(?:(?:is|are|seems?)\s+(?:also|equally)\s+(?:possible|plausible|likely)|(?:could|might|may)\s+(?:also|equally)\s+be)\b",
     re.IGNORECASE,
 )
-_TENTATIVE = re.compile(r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought)\b", re.IGNORECASE)
-_CONTRAST = re.compile(r"\b(?:but|however|yet)\b", re.IGNORECASE)
+_TENTATIVE = re.compile(
+    r"\b(?:at\s+first(?:\s+glance)?|initially|seems?|appears?|might|looks?\s+like|i\s+thought|according\s+to|some\s+sources|reportedly"
+    r"|one\s+might|you\s+might|could\s+be\s+read|сначала|d'abord|zun[äa]chst|zuerst|al\s+principio)\b|最初は|一开始|起初|처음에는",
+    re.IGNORECASE,
+)
+_CONTRAST = re.compile(r"\b(?:but|however|yet|но|mais|aber|pero|ma|mas)\b|但是?|でも|しかし|が、|하지만|지만", re.IGNORECASE)
 _CONCLUSION = re.compile(
     r"\b(?:so|therefore|thus|hence|consequently|overall|in\s+(?:conclusion|summary|total)|to\s+summari[sz]e"
-    r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
+    r"|which\s+(?:gives|means|is)|this\s+(?:gives|means)|meaning|we\s+get|giving|resulting\s+in|the\s+result\s+is|answer)\b",
     re.IGNORECASE,
 )
 _COPULA_BEFORE = re.compile(
@@ -126,12 +145,55 @@ _NEGATED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
-_HIGH = r"highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
-_LOW = r"lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
-_POLARITY = re.compile(rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b", re.IGNORECASE)
-_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind)\b", re.IGNORECASE)
+_HIGH_OTHER = (
+    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?"
+    r"|plus\s+grande?s?|самы[йхеая]\s+(?:высок|больш)\w*|наибольш\w*|più\s+alt[oiae]|maggiore|mais\s+alt[oa]s?|maior(?:es)?"
+)
+_LOW_OTHER = (
+    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
+    r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
+)
+_HIGH = _HIGH_OTHER + r"|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
+_LOW = _LOW_OTHER + r"|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_POLARITY = re.compile(
+    rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
+    re.IGNORECASE,
+)
+_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
+_YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
+_RATIO_QUESTION = re.compile(r"\bratio\b", re.IGNORECASE)
+_RATIO = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])")
+_CONTEXT_BEFORE = re.compile(
+    r"\b(?:(?:up|down|rising|falling|increas(?:ed|ing)|decreas(?:ed|ing)|climb(?:ed|ing)|grew|growing)\s+from|compared\s+(?:to|with)"
+    r"|versus|vs\.?|relative\s+to|against|previous(?:ly)?|prior)\s+(?:about\s+|around\s+|roughly\s+)?[$€£¥]?\s?$",
+    re.IGNORECASE,
+)
+"""Words before a number that make it a point of comparison ("up from 274.52"), not the statement."""
+_TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
+"""An output that stops at an empty list item: cut off before it committed to anything."""
+_LIST_ITEM = re.compile(r"[-*•]?\s*[^:\n]{1,40}:\s*[-$€£¥]?\d")
+_NUMBER_NEXT = re.compile(r"[-$€£¥]?\d[\d.,]*\s*(?:[,.]\s*)?$")
+"""The rest of an output that is only another number ("42, 45"): the lead is one of two candidates."""
+_HEDGE_NEXT = re.compile(r"\(?\s*(?:or|oder|ou|o|или|或)\b", re.IGNORECASE)
+"""The rest of an output that opens with another option ("42 (or maybe 45)")."""
+_SENTENCE_GOES_ON = re.compile(r"[^)\n]{0,40}\)[ \t]*[a-z]")
+"""The rest of a sentence the lead was cut from at a bracket ("Japan (30) is higher than France"): not a bare answer."""
+_CHAIN_AFTER_LEAD = re.compile(r"[^\n<>]{0,40}?\s[<>]\s")
+_CHAIN_NOISE = re.compile(r"\([^()]{0,40}\)|[\s*`'\"]+|[-+]?\d+(?:[.,]\d+)?%?")
+_YES_NO_AFTER_CORRECTION = re.compile(
+    r"\b(?:wait|actually|hmm+|sorry|correction|on\s+second\s+thought|let\s+me\s+correct\s+that)\b[\s,.:;!\u2014-]*\b(yes|no)\b",
+    re.IGNORECASE,
+)
+LOOK_BACK_REFUSAL = 600
+_REFUSAL = re.compile(
+    r"\b(?:can(?:no|')t|unable\s+to|not\s+(?:possible|able)\s+to|impossible\s+to|(?:is|are)\s+not\s+(?:shown|visible|given|labell?ed)"
+    r"|no\s+(?:data|value|information)|does\s+not\s+(?:show|contain|include)|doesn't\s+(?:show|contain|include))\b",
+    re.IGNORECASE,
+)
+"""A refusal the reader recognises: no answer, read with confidence (not a style it does not know)."""
+_MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
@@ -175,6 +237,10 @@ class _Question:
     polarity: int
     focus: frozenset[str]
     numbers: frozenset[float]
+    unit: bool = False
+    ratio: bool = False
+    asks_year: bool = False
+    percent: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -184,7 +250,11 @@ class _Question:
         focus = frozenset(m.label for m in mentions(text, index)) if text else frozenset()
         fraction = bool(_FRACTION_QUESTION.search(text)) and not _PERCENT_QUESTION.search(text)
         numbers = frozenset(n.value for n in numbers_in(text))
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers)
+        unit = bool(question and _UNIT_WORDS.search(question))
+        ratio = bool(_RATIO_QUESTION.search(text))
+        asks_year = bool(_YEAR_QUESTION.search(text)) or not text
+        percent = bool(_PERCENT_QUESTION.search(text))
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent)
 
 
 @lru_cache(maxsize=4096)
@@ -197,15 +267,40 @@ def _polarity(text: str) -> int:
     match = _POLARITY.search(text)
     if match is None:
         return 0
-    return 1 if match.group("high") else -1
+    return 1 if match.group("high") or match.group("high_cjk") else -1
+
+
+class Reading(NamedTuple):
+    """What the reader made of one output, and why.
+
+    ``value`` is the answer (``None``: no answer); ``rule`` names the step that
+    decided (:data:`RULES`); ``confidence`` is :data:`HIGH`, :data:`MEDIUM` or
+    :data:`LOW`; ``evidence`` is the piece of text the answer was read from;
+    ``either_sign`` marks a number whose sign came from words ("fell by 8.9%"),
+    which a grader accepts with either sign.
+    """
+
+    value: ParsedAnswer
+    rule: str
+    confidence: float
+    evidence: str = ""
+    also: tuple[float, ...] = ()
+
+
+HIGH, MEDIUM, LOW = 0.95, 0.75, 0.4
+"""Confidence levels: an answer alone or after a marker; a committed statement chosen among others; a guess or nothing."""
+LOW_CONFIDENCE = 0.5
+"""Readings below this confidence are counted as low-confidence by ``grade``."""
+RULES = ("plain", "marker", "corrected-marker", "reasoning-marker", "lead", "committed", "refusal", "none")
+"""The steps a :class:`Reading` can come from (docs/design.md §3.5)."""
 
 
 def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> ParsedAnswer:
     """Parse ``text`` as a ``"number"`` or as one of ``labels``; ``None`` if it cannot be.
 
     ``question`` (optional) supplies the unit numbers are read in, the
-    direction a comparison is asked in and the categories and numbers it
-    names (see the module docstring).
+    direction a comparison is asked in and the categories, periods and numbers
+    it names (see the module docstring). :func:`read_answer` also says why.
 
     >>> parse_answer("About 55 thousand", "number", question="How many visitors in Q3, in thousand?")
     55.0
@@ -214,53 +309,132 @@ def parse_answer(text: object, answer_type: str, labels: Sequence[str] = (), que
     >>> parse_answer("<think>30.5 - 12 = 18.5</think>\\n\\nThe answer is 30.5 - 12.", "number") is None
     True
     """
+    return read_answer(text, answer_type, labels, question).value
+
+
+def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), question: str | None = None) -> Reading:
+    """:func:`parse_answer` with the rule that decided, a confidence and the evidence.
+
+    >>> read_answer("Answer: 30.5? No, 42.7.", "number")[:3]
+    (42.7, 'corrected-marker', 0.95)
+    >>> read_answer("Germany 38, France 42.", "number", ("Germany", "France"), "What is the value for France?")[:2]
+    (42.0, 'committed')
+    """
     if not isinstance(text, str) or not text.strip() or answer_type not in ("number", "label"):
-        return None
+        return _NONE
     if question is not None and not isinstance(question, str):
         question = None
     reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
     if answer_type == "label" and not reader.index.keys:
-        return None
+        return _NONE
     plain = text.strip()
     if answer_type == "number" and _PLAIN_NUMBER.fullmatch(plain):
-        return _in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader)
+        return Reading(_in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader), "plain", HIGH, plain)
     if answer_type == "label" and plain in labels:
-        return plain
+        return Reading(plain, "plain", HIGH, plain)
     prepared = prepare(text)
     visible = visible_text(prepared)
     if not visible.strip():
-        span = marked_span(reasoning_text(prepared))
-        return _finish(_read_marked(span, reader), reader) if span is not None else None
-    span = marked_span(visible)
+        reasoning = reasoning_text(prepared)
+        span = marked_span(reasoning)
+        if span is None:
+            return _NONE
+        marker = last_marker(reasoning)
+        corrected = _after_correction(reasoning[marker[0]:] if marker is not None and not marker[1] else span, reader)
+        if corrected is not None:
+            return corrected._replace(rule="reasoning-marker", confidence=MEDIUM)
+        return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
+    flipped = _yes_no_correction(visible, reader)
+    if flipped is not None:
+        return flipped
+    marker = last_marker(visible)
+    span = marked_span(visible, marker)
     if span is not None:
+        after = visible[marker[0]:] if marker is not None and not marker[1] else span
+        corrected = _after_correction(after, reader)
+        if corrected is not None:
+            return corrected
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
-            return _finish(verdict, reader)
+            return _finish(verdict, reader, "marker", span)
+    if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
+        return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
-    if lead and not _STRONG_CORRECTION.search(rest[:400]):
+    if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (answer_type == "label" and _SENTENCE_GOES_ON.match(rest)) and not (
+        answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
+    ):
         verdict = _read_bare(lead, reader)
         if verdict.kind != NOTHING:
-            return _finish(verdict, reader)
-    return _finish(_read_committed(tail_window(visible), reader), reader)
+            return _finish(verdict, reader, "lead", lead)
+    verdict, evidence = _read_committed(tail_window(visible), reader)
+    if verdict.kind == NOTHING:
+        refusal = _REFUSAL.search(visible[-LOOK_BACK_REFUSAL:])
+        if refusal is not None:
+            return Reading(None, "refusal", HIGH, refusal.group(0))
+    return _finish(verdict, reader, "committed", evidence)
+
+
+def _yes_no_correction(text: str, question: _Question) -> Reading | None:
+    """A yes/no answer taken back by a correction ("Yes. Wait, no — B is larger."): the corrected word, for yes/no label sets."""
+    if question.answer_type != "label":
+        return None
+    table = question.index.keys
+    if "yes" not in table or "no" not in table or len(table) > 8 or len(set(table.values())) != 2:
+        return None
+    keys = {"yes": table["yes"], "no": table["no"]}
+    last = None
+    for match in _YES_NO_AFTER_CORRECTION.finditer(text):
+        last = match
+    if last is None:
+        return None
+    return Reading(keys[last.group(1).lower()], "committed", MEDIUM, last.group(0))
+
+
+def _after_correction(after: str, question: _Question) -> Reading | None:
+    """The answer a correction after the last marker commits to ("Answer: 30.5? No, 42.7."), if it gives one."""
+    point = 0
+    for match in _STRONG_CORRECTION.finditer(after, 0, min(len(after), 4 * SPAN)):
+        point = match.end()
+    if not point:
+        return None
+    verdict, evidence = _read_committed(after[point:point + SPAN], question)
+    if verdict.kind != ANSWER:
+        return None
+    return _finish(verdict, question, "corrected-marker", evidence)
 
 
 class Verdict(NamedTuple):
-    """What one piece of text says: an answer, a refusal (hedge, unfinished arithmetic) or nothing."""
+    """What one piece of text says: an answer, a refusal (hedge, unfinished arithmetic) or nothing.
+
+    ``ambiguous`` marks an answer chosen among several values still standing.
+    """
 
     kind: str
     value: Number | float | str | None = None
     polar: bool = False
+    ambiguous: bool = False
 
 
-def _finish(verdict: Verdict, question: _Question) -> ParsedAnswer:
-    kind, value, _ = verdict
+_NONE = Reading(None, "none", LOW)
+_BASE_CONFIDENCE = {"marker": HIGH, "corrected-marker": HIGH, "reasoning-marker": MEDIUM, "lead": HIGH, "committed": MEDIUM}
+
+
+def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> Reading:
+    kind, value, _, ambiguous = verdict
+    evidence = " ".join(evidence.split()).lstrip(" ,;:-\u2014")[:160]
+    if kind == REFUSED:
+        return Reading(None, rule, MEDIUM, evidence)
     if kind != ANSWER:
-        return None
+        return Reading(None, "none", LOW, evidence)
+    confidence = _BASE_CONFIDENCE.get(rule, MEDIUM)
+    if ambiguous:
+        confidence = LOW if rule == "committed" else MEDIUM
     if isinstance(value, Number):
-        return _in_question_unit(value, question)
+        also = (value.value,) if value.scale != 1.0 and not question.unit else ()
+        return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
     if isinstance(value, float | str):
-        return value
-    return None
+        return Reading(value, rule, confidence, evidence)
+    return Reading(None, "none", LOW, evidence)
 
 
 def _in_question_unit(number: Number, question: _Question) -> float:
@@ -275,6 +449,9 @@ def _in_question_unit(number: Number, question: _Question) -> float:
 
 
 def _read_marked(span: str, question: _Question) -> Verdict:
+    first = _number_right_after_marker(span, question)
+    if first is not None:
+        return Verdict(ANSWER, first)
     for sentence in sentences(span)[:3]:
         verdict = _read_piece(sentence, question, alone=True)
         if verdict.kind == UNFINISHED:
@@ -282,6 +459,28 @@ def _read_marked(span: str, question: _Question) -> Verdict:
         if verdict.kind != NOTHING:
             return verdict
     return Verdict(NOTHING)
+
+
+def _number_right_after_marker(span: str, question: _Question) -> Number | None:
+    """The number a marker is directly followed by ("The answer is 42 — France exceeds Germany by 4"), if it stands alone.
+
+    Not when the sentence corrects itself, hedges, or the number is working, a year or a copy of the question's.
+    """
+    if question.answer_type != "number":
+        return None
+    head = _MARKED_HEAD.match(span)
+    if head is None:
+        return None
+    sentence = sentences(span)[0] if span.strip() else ""
+    found = numbers_in(sentence)
+    if not found or found[0].start > head.end() or not found[0].standalone:
+        return None
+    first = found[0]
+    if first.year or first.value in question.numbers or any(n.role == "hedge" for n in found[:2]):
+        return None
+    if _STRONG_CORRECTION.search(sentence) or _OPEN_ALTERNATIVE.search(sentence) or _bare_list(sentence, found):
+        return None
+    return first
 
 
 def _read_bare(lead: str, question: _Question) -> Verdict:
@@ -300,20 +499,37 @@ def _read_bare(lead: str, question: _Question) -> Verdict:
     return _read_piece(lead, question, alone=True)
 
 
-def _read_committed(window: str, question: _Question) -> Verdict:
-    """The last committed statement: the best-scoring sentence, the latest on ties."""
-    best: tuple[int, Verdict] | None = None
+def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
+    """The last committed statement: the best-scoring sentence, the latest on ties; (verdict, its sentence).
+
+    When another sentence with the same score gives a different answer, the verdict is marked ambiguous.
+    """
+    best: tuple[int, Verdict, str] | None = None
+    rival = False
     candidates = sentences(window)[-MAX_SENTENCES:]
     for position, sentence in enumerate(reversed(candidates)):
         verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
         if verdict.kind == UNFINISHED and position == 0:
-            return Verdict(REFUSED)
+            return Verdict(REFUSED), sentence
         if verdict.kind in (NOTHING, UNFINISHED):
             continue
         score = _commitment(sentence, verdict, question)
         if best is None or score > best[0]:
-            best = (score, verdict)
-    return best[1] if best is not None else Verdict(NOTHING)
+            best = (score, verdict, sentence)
+            rival = False
+        elif score == best[0] and _value_key(verdict) != _value_key(best[1]):
+            rival = True
+    if best is None:
+        return Verdict(NOTHING), ""
+    verdict = best[1]
+    if rival and verdict.kind == ANSWER:
+        verdict = verdict._replace(ambiguous=True)
+    return verdict, best[2]
+
+
+def _value_key(verdict: Verdict) -> object:
+    value = verdict.value
+    return (verdict.kind, value.value if isinstance(value, Number) else value)
 
 
 def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
@@ -365,6 +581,11 @@ def _correction_point(piece: str) -> int:
 
 
 def _read_number(piece: str, question: _Question) -> Verdict:
+    if question.ratio:
+        ratio = _RATIO.search(piece)
+        if ratio is not None and float(ratio.group(2)) != 0:
+            value = float(ratio.group(1)) / float(ratio.group(2))
+            return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
     found = numbers_in(piece)
     if not found:
         return _read_number_words(piece)
@@ -373,25 +594,41 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         if any(n.role in ("hedge", "negated") for n in found):
             return Verdict(REFUSED)
         return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
+    if _bare_list(piece, candidates):
+        return Verdict(REFUSED)
     candidates = _drop_copies(candidates, question)
+    if all(n.year for n in candidates) and not question.asks_year:
+        return Verdict(NOTHING)
     if all(n.value in question.numbers for n in candidates):
         words = _read_number_words(piece)
         if words.kind == ANSWER:
             return words
-    candidates = _drop_starting_points(piece, candidates)
-    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
+    candidates = _drop_starting_points(piece, candidates)
+    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
+    candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
     for point in (_correction_point(piece), _last_conclusion(piece)):
         later = [n for n in candidates if n.start >= point]
         if point and later:
             candidates = later
+    if question.percent and any(n.percent for n in candidates):
+        candidates = [n for n in candidates if n.percent]
     results = [n for n in candidates if _is_result(piece, n)]
     if results:
         return Verdict(ANSWER, results[-1])
     after_copula = [n for n in candidates if _COPULA_BEFORE.search(piece[max(0, n.start - 40):n.start])]
     return Verdict(ANSWER, (after_copula or candidates)[0])
+
+
+def _bare_list(piece: str, candidates: list[Number]) -> bool:
+    """Whether the piece is only numbers separated by commas ("42, 45"): candidates, not an answer."""
+    if len(candidates) < 2 or len({n.value for n in candidates}) < 2:
+        return False
+    if piece[:candidates[0].start].strip(" *`") or piece[candidates[-1].end:].strip(" .*`"):
+        return False
+    return all(piece[a.end:b.start].strip() == "," for a, b in zip(candidates, candidates[1:]))
 
 
 def _is_result(piece: str, number: Number) -> bool:
@@ -418,7 +655,10 @@ def _last_conclusion(piece: str) -> int:
 def _read_number_words(piece: str) -> Verdict:
     runs = number_words(piece)
     if not runs:
-        return Verdict(NOTHING)
+        foreign = foreign_number_words(piece)
+        if len({n.value for n in foreign}) == 1:
+            return Verdict(ANSWER, foreign[0])
+        return Verdict(REFUSED) if foreign else Verdict(NOTHING)
     runs = [run for run in runs if not _NEGATED_BEFORE.search(piece[max(0, run[1] - 30):run[1]])] or runs
     value, start, end = runs[-1] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0]
     if value is None or len({v for v, _, _ in runs}) > 1 and _OR.search(piece):
@@ -440,12 +680,33 @@ def _drop_other_categories(piece: str, candidates: list[Number], question: _Ques
         return candidates
     bounds = _clause_bounds(piece)
     named: list[set[str]] = [set() for _ in bounds]
-    for mention in mentions(piece, question.index):
+    found = mentions(piece, question.index)
+    for mention in found:
         named[_clause_of(bounds, mention.start)].add(mention.label)
     inherited: list[set[str]] = []
     for index, labels in enumerate(named):
         inherited.append(labels if labels or index == 0 else inherited[index - 1])
-    return [n for n in candidates if not inherited[_clause_of(bounds, n.start)] or inherited[_clause_of(bounds, n.start)] & question.focus]
+    kept = []
+    for number in candidates:
+        clause = _clause_of(bounds, number.start)
+        labels = inherited[clause]
+        if labels and not labels & question.focus:
+            continue
+        if len(labels) > 1 and labels - question.focus and named[clause]:
+            nearest = _nearest_mention(number, [m for m in found if _clause_of(bounds, m.start) == clause])
+            if nearest is not None and nearest.label not in question.focus:
+                continue
+        kept.append(number)
+    return kept
+
+
+def _nearest_mention(number: Number, found: list[Mention]) -> Mention | None:
+    """The mention nearest a number in its clause, the one after it on a tie ("from 48 in 2019 to 40 in 2020": 48 is 2019's)."""
+    def distance(mention: Mention) -> tuple[int, int]:
+        after = mention.start >= number.end
+        return (mention.start - number.end if after else number.start - mention.end, 0 if after else 1)
+
+    return min(found, key=distance, default=None)
 
 
 def _negated(piece: str, mention: Mention) -> bool:
@@ -456,6 +717,9 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     found = mentions(piece, question.index, alone=alone)
     if not found:
         return Verdict(NOTHING)
+    chain = _ordering_chain(piece, found)
+    if chain is not None:
+        return Verdict(ANSWER, chain[0] if question.polarity >= 0 else chain[-1], True)
     point = _correction_point(piece)
     if point and any(m.start >= point for m in found):
         found = [m for m in found if m.start >= point]
@@ -501,6 +765,22 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
 
 
+def _ordering_chain(piece: str, found: list[Mention]) -> list[str] | None:
+    """Labels ordered from highest to lowest when the piece is a chain ``A > B > C`` (or ``C < B < A``), else ``None``."""
+    if len(found) < 2:
+        return None
+    signs = set()
+    for left, right in zip(found, found[1:]):
+        between = _CHAIN_NOISE.sub("", piece[left.end:right.start])
+        if between not in (">", "<"):
+            return None
+        signs.add(between)
+    if len(signs) != 1:
+        return None
+    labels = [m.label for m in found]
+    return labels if signs == {">"} else labels[::-1]
+
+
 def _comparison(piece: str, found: list[Mention], start: int, end: int, question: _Question) -> tuple[str | None, set[str]] | None:
     """``A <higher|lower> than B`` (or ``A exceeds B``) spanning clause ``start``: (winner, losers) by the question's direction."""
     clause = piece[start:end]
@@ -515,7 +795,7 @@ def _comparison(piece: str, found: list[Mention], start: int, end: int, question
     after = [m for m in found if than.end() <= m.start < after_end]
     if not before or not after:
         return None
-    stated = 1 if word.group("high") else -1
+    stated = 1 if word.group("high") or word.group("high_cjk") else -1
     if _NEGATION.search(clause[:word.start()]):
         stated = -stated
     wanted = question.polarity or 1
@@ -535,7 +815,7 @@ def _superlative(clause: str, clause_start: int, in_clause: list[Mention], quest
     word = _POLARITY.search(clause)
     if word is None or not question.polarity:
         return None
-    stated = 1 if word.group("high") else -1
+    stated = 1 if word.group("high") or word.group("high_cjk") else -1
     if _NEGATION.search(clause[:word.start()]):
         stated = -stated
     labels = list(dict.fromkeys(m.label for m in in_clause))

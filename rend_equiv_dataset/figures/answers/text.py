@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 LOOK_BACK = 2500
 """Characters at the end of the output searched for the last committed statement."""
@@ -32,14 +33,43 @@ _VULGAR = re.compile(r"(\d?)\s?([½¼¾])")
 _VULGAR_VALUE = {"½": "5", "¼": "25", "¾": "75"}
 
 
-def prepare(text: str) -> str:
-    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, NFKC, minus-like dashes as ``-``.
+_SEPARATORS = {"\u066b": ".", "\u066c": ",", "\u060c": ",", "\u2e41": ",", "\u200e": "", "\u200f": "", "\u061c": ""}
+"""Arabic decimal and group separators, the Arabic and reversed commas, and bidi marks (dropped)."""
 
-    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½")
-    ('123.5', '1234', '-12', '12.5')
+
+@lru_cache(maxsize=1)
+def _other_digits() -> re.Pattern[str]:
+    """One character class of every non-ASCII decimal digit (Unicode category Nd), plus :data:`_SEPARATORS`.
+
+    Built once from :mod:`unicodedata` (all such digits lie below U+1FC00).
+    """
+    ranges: list[str] = []
+    code = 0x80
+    while code < 0x1FC00:
+        if unicodedata.category(chr(code)) == "Nd":
+            start = code
+            while code + 1 < 0x1FC00 and unicodedata.category(chr(code + 1)) == "Nd":
+                code += 1
+            ranges.append(f"{chr(start)}-{chr(code)}" if code > start else chr(start))
+        code += 1
+    return re.compile("[" + "".join(ranges) + "".join(_SEPARATORS) + "]")
+
+
+def _ascii_digit(match: re.Match[str]) -> str:
+    """Any script's decimal digit (Arabic-Indic, Devanagari, Thai …) as ASCII; Arabic separators as ``.``/``,``; bidi marks out."""
+    char = match.group(0)
+    return _SEPARATORS[char] if char in _SEPARATORS else str(unicodedata.decimal(char))
+
+
+def prepare(text: str) -> str:
+    """Thin/non-breaking spaces in digit groups dropped, ½ ¼ ¾ as decimals, any script's digits as ASCII, NFKC, dashes as ``-``.
+
+    >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½"), prepare("-٨٫٩")
+    ('123.5', '1234', '-12', '12.5', '-8.9')
     """
     if text.isascii():
         return text
+    text = _other_digits().sub(_ascii_digit, text)
     if "\u00a0" in text or "\u2009" in text or "\u202f" in text or "\u2007" in text:
         text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
@@ -108,6 +138,27 @@ def _lowered(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+OTHER_MARKER_WINDOW = 4000
+"""Characters at the end of an output searched for an answer marker in another language."""
+
+_OTHER_MARKER = re.compile(
+    r"(?:\b(?:(?:die\s+)?(?:endg[üu]ltige\s+)?antwort(?:\s+lautet|\s+ist)?|(?:la\s+)?r[ée]ponse(?:\s+finale)?(?:\s+est)?"
+    r"|(?:la\s+)?respuesta(?:\s+final)?(?:\s+es)?|(?:la\s+)?risposta(?:\s+finale)?(?:\s+[èe])?|(?:a\s+)?resposta(?:\s+final)?(?:\s+[ée])?"
+    r"|(?:het\s+)?antwoord(?:\s+is)?|(?:окончательный\s+)?ответ)\s*[:：]?"
+    r"|(?:最终)?答案(?:是|为|：|:)|回答(?:：|:|は)|答え(?:は|：|:)|정답(?:은|:|：)|답(?::|：))\s*",
+    re.IGNORECASE,
+)
+
+
+def _other_language_marker(text: str, start: int) -> int | None:
+    """Where the answer starts after the last marker in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese or Korean."""
+    end = None
+    for match in _OTHER_MARKER.finditer(text, start):
+        if match.group(0).rstrip()[-1:] in ":：是为はは은" or re.search(r"(?:ist|lautet|est|es|è|é|is)\s*$", match.group(0), re.IGNORECASE):
+            end = match.end()
+    return end
+
+
 def last_marker(text: str) -> tuple[int, bool] | None:
     """(where the answer starts, whether it is boxed) for the last marker; ``None`` without one.
 
@@ -135,6 +186,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if match is not None:
             best = match.end()
             break
+    other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
+    if other is not None and other > best:
+        best = other
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:
@@ -144,12 +198,13 @@ def last_marker(text: str) -> tuple[int, bool] | None:
     return (best, False) if best >= 0 else None
 
 
-def marked_span(text: str) -> str | None:
+def marked_span(text: str, marker: tuple[int, bool] | None | bool = False) -> str | None:
     """The text after the last explicit answer marker, or ``None`` without one.
 
     ``\\boxed{…}`` wins over every other marker (its braces bound the answer);
     otherwise the last of ``Final answer``, ``Answer:``, ``The answer is`` …;
-    otherwise a ``**bold**`` phrase that ends the output.
+    otherwise a ``**bold**`` phrase that ends the output. ``marker`` is
+    :func:`last_marker`'s result when the caller already has it.
 
     >>> marked_span("The answer is 30, no wait. Answer: 31 (approx)")
     '31 (approx)'
@@ -158,8 +213,9 @@ def marked_span(text: str) -> str | None:
     >>> marked_span("To answer this, look at the bars.") is None
     True
     """
-    marker = last_marker(text)
-    if marker is not None:
+    if marker is False:
+        marker = last_marker(text)
+    if isinstance(marker, tuple):
         start, boxed = marker
         if boxed:
             return _boxed_content(text, start)
@@ -185,11 +241,13 @@ def _boxed_content(text: str, start: int) -> str:
     return text[start:end]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?:\*\*|[\"')\]])?\s+|\n+")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<![A-Z]\.[A-Z]\.)(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*"
+)
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences and lines, stripped, empty ones dropped (decimal points do not split)."""
+    """Sentences and lines, stripped, empty ones dropped (decimal points and ``i.e.``, ``e.g.``, ``vs.``, ``approx.`` do not split)."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 

@@ -434,7 +434,7 @@ VERBOSE = [
     ("share", "Legal: 23.5 %", "23.5", "percent"),
     ("share", "Legal makes up 23.5% of the budget, while HR makes up 18%.", "23.5", "other-category"),
     ("fraction", "Legal accounts for 23.5 percent, i.e. 0.235 of the budget.", "0.235", "percent"),
-    ("change", "Chile's profit decreased by 3.5 bn USD between 2019 and 2020.", "3.5", "committed"),
+    ("change", "Chile's profit decreased by 3.5 bn USD between 2019 and 2020.", "-3.5", "committed"),
     ("change", "The change is −3.5 bn USD (from 10 to 6.5).", "-3.5", "committed"),
     ("total", "The total is 1.2 thousand M EUR.", "1200", "units"),
     ("total", "Total revenue: EUR 1,204 M", "1204", "units"),

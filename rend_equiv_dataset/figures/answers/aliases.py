@@ -1,0 +1,136 @@
+"""Other names of a chart label that a human grader accepts, from maintained data where it exists.
+
+- **Countries** (``pycountry``: ISO 3166 names, official and common names,
+  alpha-2/alpha-3 codes, and the names in :data:`LANGUAGES` from the iso-codes
+  translations it ships): ``United States`` is also ``United States of America``,
+  ``USA``, ``U.S.``, ``Vereinigte Staaten``, ``美国``, ``アメリカ合衆国`` … Codes count
+  only written in capitals (``US``, not the pronoun ``us``).
+- **Everyday country names** ISO does not list (:data:`COLLOQUIAL`: ``Britain``,
+  ``UK``, ``America``, ``Holland``, ``Russia`` …) and **business regions**
+  (:data:`REGIONS`: ``APAC`` for Asia-Pacific, ``LatAm``, ``EMEA``, ``MEA``).
+- **Chinese labels** in pinyin (``pypinyin``): ``北京`` is also ``Beijing``.
+
+Everything is loaded on first use and cached per label, so a label set that
+names no country costs one failed lookup per label.
+
+>>> ("USA", True) in other_names("United States") and ("Britain", False) in other_names("United Kingdom")
+True
+>>> ("Beijing", False) in other_names("北京"), ("APAC", True) in other_names("Asia-Pacific")
+(True, True)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "zh_CN", "ja", "ko")
+"""Languages whose country names are accepted (the iso-codes translations shipped with pycountry)."""
+
+COLLOQUIAL: dict[str, tuple[str, ...]] = {
+    "GB": ("UK", "U.K.", "Britain", "Great Britain", "England"),
+    "US": ("America", "U.S.", "U.S.A."),
+    "NL": ("Holland",),
+    "RU": ("Russia",),
+    "KR": ("Korea",),
+    "AE": ("UAE", "Emirates"),
+    "CZ": ("Czech Republic",),
+    "TR": ("Turkey",),
+}
+"""Everyday names ISO 3166 does not give, by alpha-2 code."""
+
+REGIONS: tuple[tuple[tuple[str, bool], ...], ...] = (
+    (("Asia-Pacific", False), ("Asia Pacific", False), ("APAC", True), ("APJ", True)),
+    (("Latin America", False), ("LatAm", False), ("LATAM", True)),
+    (("Middle East and Africa", False), ("Middle East & Africa", False), ("MEA", True)),
+    (("Europe, Middle East and Africa", False), ("EMEA", True)),
+    (("North America", False), ("NAM", True), ("NA", True)),
+    (("European Union", False), ("EU", True)),
+)
+"""Business regions and their abbreviations (an abbreviation counts only in capitals, ``LatAm`` aside)."""
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_KEY = re.compile(r"[^\W_]+")
+
+
+def _key(name: str) -> str:
+    return "".join(_KEY.findall(name.casefold()))
+
+
+@lru_cache(maxsize=8192)
+def other_names(label: str) -> tuple[tuple[str, bool], ...]:
+    """(name, counts only in capitals) for each other name of ``label`` (see the module docstring)."""
+    names: list[tuple[str, bool]] = []
+    key = _key(label)
+    for group in REGIONS:
+        if any(_key(name) == key for name, _ in group):
+            names.extend((name, upper) for name, upper in group if _key(name) != key)
+    country = _country(label)
+    if country is not None:
+        names.extend(_country_names(country))
+    if _HAN.search(label):
+        names.extend(_pinyin(label))
+    return tuple(dict.fromkeys(name for name in names if _key(name[0]) and _key(name[0]) != key))
+
+
+def _country(label: str) -> object | None:
+    """The pycountry country a label names, or ``None`` (``Russia`` and ``UK`` through :data:`COLLOQUIAL`)."""
+    import pycountry
+
+    text = label.strip()
+    if len(text) < 2 or (len(text) <= 3 and not text.isupper()):  # "No" is an answer, not Norway's code
+        return None
+    for code, names in COLLOQUIAL.items():
+        if any(_key(name) == _key(text) for name in names):
+            return pycountry.countries.get(alpha_2=code)
+    try:
+        return pycountry.countries.lookup(text)
+    except LookupError:
+        return None
+
+
+def _country_names(country: object) -> list[tuple[str, bool]]:
+    names: list[tuple[str, bool]] = []
+    for field in ("name", "official_name", "common_name"):
+        value = getattr(country, field, None)
+        if value:
+            names.append((value, False))
+            if "," in value:
+                names.append((value.split(",")[0], False))
+    alpha_2, alpha_3 = getattr(country, "alpha_2", ""), getattr(country, "alpha_3", "")
+    names.extend([(alpha_3, True), (alpha_2, True)])
+    names.extend((name, name.isupper() and len(name) <= 4) for name in COLLOQUIAL.get(alpha_2, ()))
+    for language in LANGUAGES:
+        translation = _translations(language)
+        if translation is None:
+            continue
+        for field in ("name", "common_name"):
+            value = getattr(country, field, None)
+            if value:
+                translated = translation.gettext(value)
+                if translated != value:
+                    names.append((translated, False))
+                    if "," in translated:
+                        names.append((translated.split(",")[0], False))
+    return names
+
+
+@lru_cache(maxsize=None)
+def _translations(language: str) -> object | None:
+    import gettext
+
+    import pycountry
+
+    try:
+        return gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[language])
+    except OSError:
+        return None
+
+
+def _pinyin(label: str) -> list[tuple[str, bool]]:
+    try:
+        from pypinyin import lazy_pinyin
+    except ImportError:  # pragma: no cover - pypinyin is a core dependency; a bare install still grades
+        return []
+    syllables = lazy_pinyin(label)
+    return [("".join(syllables).capitalize(), False)]
