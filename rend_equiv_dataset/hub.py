@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rend_equiv_dataset import io
 from rend_equiv_dataset.errors import InputError
 
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ class ConfigWriter:
         paths = []
         for index, partial in enumerate(self._files):
             relative = shard_path(self.config, self.split, index, len(self._files))
-            os.replace(partial, self.folder / relative)
+            io.rename_into_place(partial, self.folder / relative)
             paths.append(relative)
         download_size = sum((self.folder / relative).stat().st_size for relative in paths)
         return WrittenConfig(self.config, self.features, tuple(paths), self.num_rows, self.num_bytes, download_size,

@@ -590,6 +590,15 @@ def atomic_symlink(path: str | Path, target: str) -> None:
     os.replace(temporary, path)
 
 
+def rename_into_place(partial: str | Path, final: str | Path) -> None:
+    """Give a finished file written under a temporary name its final name (``os.replace``: readers see it whole or not).
+
+    For writers that learn a file's name only after writing it (parquet shards named
+    ``-NNNNN-of-NNNNN`` once their count is known); the folder itself is staged by :func:`atomic_dir`.
+    """
+    os.replace(partial, final)
+
+
 def sync_dir(folder: str | Path) -> None:
     """Sync the entries of ``folder`` (renames and new names in it) to disk."""
     fd = os.open(folder, os.O_RDONLY)

@@ -28,11 +28,7 @@ ALLOWED = {
 
 #: Files being rewritten on other branches right now; each comes off this list when its rewrite is merged.
 IN_FLIGHT = {
-    "commands/grade.py",  # grade moves onto io (its output file and mode)
-    "figures/answers/",  # with grade
     "panels/sandbox/",  # the sandbox client is being rewritten
-    "figures/release/build.py",  # the release build becomes streaming
-    "hub.py",  # with the streaming build
 }
 
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import parse_json
 from rend_equiv_dataset.figures.release.read import RenderingRow, rendering_from_row
 from rend_equiv_dataset.figures.scoring.instances import DEFAULT_THRESHOLD
 from rend_equiv_dataset.figures.scoring.pipeline import ScoreRun, score_predictions
@@ -107,7 +108,7 @@ def rows_and_predictions(records: Sequence[Mapping[str, Any]]) -> tuple[list[Ren
 def _row_view(record: Mapping[str, Any]) -> dict[str, Any]:
     row = {name: _plain(record.get(name)) for name in ROW_FIELDS}
     if isinstance(row["labels"], str):  # a TSV column holds the list as JSON text
-        row["labels"] = json.loads(row["labels"])
+        row["labels"] = parse_json(row["labels"], field="labels")
     if isinstance(row["data_seed"], str) and row["data_seed"].isdecimal():
         row["data_seed"] = int(row["data_seed"])
     return row

@@ -16,7 +16,7 @@ from typing import Any
 
 from rend_equiv_dataset import io
 from rend_equiv_dataset.errors import InputError
-from rend_equiv_dataset.panels.build import code_sha
+from rend_equiv_dataset.panels.execution import code_sha
 from rend_equiv_dataset.panels.candidates.read import Candidate
 
 

@@ -21,8 +21,10 @@ True
 
 from __future__ import annotations
 
+import gettext
+
 import re
-from functools import lru_cache
+from functools import lru_cache, cache
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "zh_CN", "ja", "ko")
 """Languages whose country names are accepted (the iso-codes translations shipped with pycountry)."""
@@ -115,9 +117,8 @@ def _country_names(country: object) -> list[tuple[str, bool]]:
     return names
 
 
-@lru_cache(maxsize=None)
-def _translations(language: str) -> object | None:
-    import gettext
+@cache
+def _translations(language: str) -> gettext.NullTranslations | None:
 
     import pycountry
 

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from rend_equiv_dataset.errors import InputError
+from rend_equiv_dataset.io import parse_json
 
 PROMPT = (
     "You read a model's answer to a chart question and report the final answer it commits to.\n"
@@ -119,9 +120,9 @@ class OpenAIExtractor:
         )
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-                reply = json.loads(response.read().decode("utf-8"))
+                reply = parse_json(response.read().decode("utf-8"), field="reply")
             content = reply["choices"][0]["message"]["content"]
-        except (OSError, urllib.error.URLError, ValueError, KeyError, IndexError, TypeError):
+        except (OSError, urllib.error.URLError, ValueError, InputError, KeyError, IndexError, TypeError):
             return None
         return content if isinstance(content, str) else None
 

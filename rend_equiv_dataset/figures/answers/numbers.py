@@ -233,9 +233,9 @@ def _cldr_scales() -> tuple[re.Pattern[str], dict[str, tuple[float, bool]]]:
         for kind in ("long", "short"):
             for by_magnitude in locale.compact_decimal_formats.get(kind, {}).values():
                 for magnitude, form in by_magnitude.items():
-                    pattern = str(getattr(form, "pattern", form))
-                    zeros = pattern.count("0")
-                    word = " ".join(pattern.replace("0", "").replace("'", "").split()).strip()
+                    form_text = str(getattr(form, "pattern", form))
+                    zeros = form_text.count("0")
+                    word = " ".join(form_text.replace("0", "").replace("'", "").split()).strip()
                     if not word or not zeros or (len(word.rstrip(".")) < 3 and not (code == "en" and len(word) > 1) and not _CJK.match(word)):
                         continue
                     scale = float(magnitude) / 10 ** (zeros - 1)

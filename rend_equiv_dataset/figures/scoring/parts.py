@@ -113,7 +113,8 @@ def check_parts(parts: Sequence[ScoredPart], folders: Sequence[Path]) -> list[in
             if getattr(part, key) != getattr(first, key):
                 raise InputError(f"{key} differ from {folders[0]}'s: {getattr(part, key)} vs {getattr(first, key)}",
                                  file=folder / PART, field=key)
-    return sorted(range(len(parts)), key=lambda k: parts[k].shard[0] if parts[k].shard else 0)
+    indices = [p.shard[0] if p.shard else 0 for p in parts]
+    return sorted(range(len(parts)), key=indices.__getitem__)
 
 
 def merge_parts(folders: Sequence[str | Path], out: str | Path) -> ScoreRun:
