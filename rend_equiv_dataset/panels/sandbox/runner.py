@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup
-from rend_equiv_dataset.panels.sandbox.layers import landlock_paths, missing_layers, seccomp_filter
+from rend_equiv_dataset.panels.sandbox.layers import SYSTEM_DATA, landlock_paths, missing_layers, seccomp_filter
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 
 SERVER = Path(__file__).with_name("_server.py")
@@ -204,7 +204,7 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     """bubblewrap around the server: new PID/network/IPC/UTS namespaces, a private /tmp, and
     a read-only view of only the shared libraries, the interpreter, its standard library
     and the server script: no site-packages (installed benchmark data stays out of view),
-    no home folders, no /usr/bin or /usr/share.
+    no home folders, no /usr/bin or /usr/share (but the system data files of ``layers.SYSTEM_DATA``).
 
     The private /tmp is mounted first, so an interpreter living under /tmp is bound on top
     of it rather than hidden by it.
@@ -213,10 +213,10 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     to a private non-root uid (a uid mapped onto root would be exempt from RLIMIT_NPROC).
     As a normal user a user namespace maps the server to uid 65534.
     """
-    system = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
-              "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"]
+    system = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib32", "/lib64", "/etc/ld.so.conf",
+              "/etc/ld.so.conf.d", *SYSTEM_DATA]
     needed, hidden = _python_paths(python)
-    args: list[str] = ["--size", str(256 << 20), "--tmpfs", "/tmp"]
+    args: list[str] = ["--size", str(256 << 20), "--perms", "1777", "--tmpfs", "/tmp"]  # each candidate's scratch
     bound: list[str] = []
 
     def inside(path: str) -> bool:
