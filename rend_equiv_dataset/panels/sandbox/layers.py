@@ -51,7 +51,11 @@ DENIED_SYSCALLS = (
     # other processes' memory, kernel programs and counters, page-fault games, async kernel queues
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp",
     "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "fanotify_init", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie",
+    "fanotify_init", "fanotify_mark", "open_by_handle_at",
+    # watches and locks on files every sandbox sees (the standard library's are the same inodes behind
+    # every view): an event or a lock held by one candidate would reach another
+    "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "flock",
+    "name_to_handle_at", "lookup_dcookie",
     # the view: mounts and namespaces
     "mount", "umount", "umount2", "move_mount", "open_tree", "fsopen", "fsmount", "fspick", "mount_setattr",
     "pivot_root", "chroot", "unshare", "setns",
@@ -66,6 +70,11 @@ NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20
 """CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME: a ``clone`` with any is denied."""
 
 AF_INET, AF_INET6 = 2, 10
+
+DENIED_FCNTL = {"F_GETLK": 5, "F_OFD_GETLK": 36, "F_SETLEASE": 1024, "F_NOTIFY": 1026}
+"""``fcntl`` commands denied: asking for another process's lock (the only way to see a read lock held
+on a shared read-only file, the candidate cannot write-lock one), leases and directory notifications.
+Setting and clearing locks stays allowed: ``sqlite3`` on a file in the candidate's own folder works."""
 
 SYSTEM_DATA = ("/usr/share/zoneinfo", "/etc/ld.so.cache", "/etc/localtime", "/etc/mime.types", "/etc/services",
                "/etc/protocols", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/hosts", "/etc/gai.conf")
@@ -101,6 +110,8 @@ def seccomp_filter(*, inet: bool) -> bytes:
         if _known(sc, arch, name):
             flt.add_rule(deny, name)
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    for command in DENIED_FCNTL.values():
+        flt.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
     for flag in NAMESPACE_FLAGS:
         flt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     if inet:
