@@ -53,6 +53,7 @@ MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user na
 SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
+PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
 MAX_REPLY = 8 << 20
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
@@ -538,6 +539,7 @@ def probe_facts():
     if MODE in OWN_PID_NAMESPACE:  # /proc is in the view only there
         with open("/proc/self/status") as handle:
             status = handle.read()
+    facts["candidate-pid-namespace"] = os.getpid() == 1
     facts["seccomp"] = denied and "\nSeccomp:\t2" in status if MODE in OWN_PID_NAMESPACE else denied
     try:
         os.listdir("/")
@@ -974,7 +976,17 @@ def namespace_others(keep):
     """Every process in this PID namespace (under bubblewrap) but init, the server, the
     zygote and ``keep``: also those not yet reparented to the zygote, so none escapes."""
     spared = (1, os.getpid(), os.getppid(), keep)
-    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in spared]
+    found = [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in spared]
+    return [pid for pid in found if not keep or parent_of(pid) != keep]  # keep's candidate (own_pid_namespace)
+
+
+def parent_of(pid):
+    """The parent pid of ``pid`` (-1 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rpartition(b")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def children():
@@ -1105,12 +1117,53 @@ def fork_child(close_fds):
             os.close(rep_r)
             for fd in close_fds:
                 os.close(fd)
-            child_main(req_r, rep_w, workdir, zygote)
+            child_main(req_r, rep_w, workdir, own_pid_namespace(req_r, rep_w, zygote))
         finally:
             os._exit(1)
     os.close(req_r)
     os.close(rep_w)
     return pid, req_w, rep_r, workdir
+
+
+def own_pid_namespace(req_r, rep_w, zygote):
+    """Give the job's child a PID namespace of its own (as root: every mode but ``bwrap``
+    without root): the process forked here becomes the candidate, pid 1 of a fresh
+    namespace, so no pid counter, pid reuse or process listing reaches it from an earlier
+    candidate, and when it ends the kernel kills everything it started. This process
+    stays outside as its parent, holding nothing of the job (its pipe ends closed), and
+    exits as the candidate did (:func:`hold`). Returns the pid the candidate sees as its
+    parent: 0 inside the new namespace, else the zygote's (where the kernel refused;
+    the probe then reports the layer missing)."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != zygote or MODE not in PER_CANDIDATE_PID:
+        return zygote
+    if _libc.unshare(CLONE_NEWPID) != 0:
+        return zygote
+    inner = os.fork()
+    if inner == 0:
+        return 0
+    os.close(req_r)
+    os.close(rep_w)
+    hold(inner)
+
+
+def hold(inner):
+    """Wait for the candidate (pid 1 of its namespace) and end the same way; never returns."""
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        while True:
+            try:
+                _, status = os.waitpid(inner, 0)
+                break
+            except InterruptedError:
+                continue
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    finally:
+        os._exit(1)
 
 
 def send_child(sock, fd):

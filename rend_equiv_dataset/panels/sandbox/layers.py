@@ -27,7 +27,8 @@ Each candidate process, after switching to the private uid and setting
 The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
-(only loopback), the candidates' own PID namespace; the library checks the job
+(only loopback), the candidates' own PID namespace (as root: one per candidate, the
+candidate its pid 1); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -84,8 +85,8 @@ Never a home folder, ``/etc/passwd`` or ``/etc/shadow``, installed packages or a
 
 PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
+    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
+    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
     "uid": ("uid", "seccomp", "landlock", "network"),
     "plain": ("seccomp", "landlock"),
 }

@@ -66,7 +66,7 @@ import os
 def look(x):
     out = {}
     for path in ("/etc/passwd", "/etc/hostname", "/root", "/home", "/proc/1/environ", "/usr/lib",
-                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/tmp", "/dev/shm", *x):
+                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/dev/shm", *x):
         try:
             with open(path, "rb") as handle:
                 handle.read(1)
@@ -103,6 +103,33 @@ def test_the_view_is_an_allow_list(box, tmp_path):
     places = [str(secret), sysconfig.get_paths()["purelib"], str(Path(__file__).resolve())]
     got = box.run(problem("look", f"assert candidate({places!r}) == (['denied'], 'ok')"), VIEW)
     assert got.status is Status.OK and got.passed == (True,), got
+
+
+SCRATCH = """
+import os
+
+def scratch(tag):
+    try:
+        before = sorted(name for name in os.listdir("/tmp") if not name.startswith("rend-equiv-sandbox-"))
+        with open(f"/tmp/scratch-{tag}", "w") as handle:
+            handle.write(tag)
+        with open(f"/tmp/scratch-{tag}") as handle:
+            return before, handle.read()
+    except OSError as err:
+        return "refused", type(err).__name__
+"""
+
+
+def test_tmp_is_a_scratch_of_each_candidate(box):
+    """Where the sandbox has its own /tmp, each candidate may write scratch files there, and
+    finds it empty: what an earlier candidate left is gone (uid mode: /tmp is the host's and
+    out of view)."""
+    first = box.run(problem("scratch", "assert candidate('a') == ([], 'a')"), SCRATCH)
+    second = box.run(problem("scratch", "assert candidate('b') == ([], 'b')"), SCRATCH)
+    if box.isolation is Isolation.UID:
+        assert first.passed == second.passed == (False,)
+    else:
+        assert first.passed == second.passed == (True,), (first, second)
 
 
 THREADS = """
@@ -175,9 +202,10 @@ def test_missing_layers_name_what_the_probe_did_not_confirm():
     assert missing_layers("bwrap", {"uid": True, "seccomp": True, "landlock": True, "network": True,
                                     "pid-namespace": True}, cgroup=False) == []
     assert missing_layers("ns", {"uid": True, "seccomp": True, "landlock": True, "network": True,
-                                 "pid-namespace": "yes"}, cgroup=True) == ["pid-namespace"]  # only True counts
+                                 "pid-namespace": "yes", "candidate-pid-namespace": True},
+                          cgroup=True) == ["pid-namespace"]  # only True counts
     assert missing_layers("bwrap-uid", {}, cgroup=False) == [
-        "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
+        "candidate-pid-namespace", "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
 
 
 def test_the_filter_is_classic_bpf():
