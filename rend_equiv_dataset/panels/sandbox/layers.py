@@ -28,7 +28,7 @@ The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
 (only loopback), the candidates' own PID namespace (as root: one per candidate, the
-candidate its pid 1); the library checks the job
+candidate its pid 1, and a network namespace per candidate); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -85,8 +85,10 @@ Never a home folder, ``/etc/passwd`` or ``/etc/shadow``, installed packages or a
 
 PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
-    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
+    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace",
+                  "candidate-network"),
+    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace",
+                  "candidate-network"),
     "uid": ("uid", "seccomp", "landlock", "network"),
     "plain": ("seccomp", "landlock"),
 }

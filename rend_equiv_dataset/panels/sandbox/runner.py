@@ -240,9 +240,9 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
         if inside(path) and os.path.isdir(path):
             args += ["--tmpfs", path]
     # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it,
-    # give it a PID namespace of its own: CAP_SYS_ADMIN, which the candidate loses with its uid switch)
+    # give it PID and network namespaces of its own: CAP_SYS_ADMIN and CAP_NET_ADMIN, lost with the uid switch)
     caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
-                                                  "CAP_DAC_OVERRIDE", "CAP_SYS_ADMIN") for x in ("--cap-add", cap)]
+                                                  "CAP_DAC_OVERRIDE", "CAP_SYS_ADMIN", "CAP_NET_ADMIN") for x in ("--cap-add", cap)]
     users = caps if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
