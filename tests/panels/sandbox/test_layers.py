@@ -124,12 +124,13 @@ def test_tmp_is_a_scratch_of_each_candidate(box):
     """Where the sandbox has its own /tmp, each candidate may write scratch files there, and
     finds it empty: what an earlier candidate left is gone (uid mode: /tmp is the host's and
     out of view)."""
-    first = box.run(problem("scratch", "assert candidate('a') == ([], 'a')"), SCRATCH)
-    second = box.run(problem("scratch", "assert candidate('b') == ([], 'b')"), SCRATCH)
+    first = box.run(problem("scratch", "assert candidate('a')[1] == 'a'"), SCRATCH)
+    second = box.run(problem("scratch", "assert candidate('b')[1] == 'b'",
+                             "assert 'scratch-a' not in candidate('c')[0]"), SCRATCH)
     if box.isolation is Isolation.UID:
-        assert first.passed == second.passed == (False,)
+        assert first.passed == (False,) and second.passed[0] is False
     else:
-        assert first.passed == second.passed == (True,), (first, second)
+        assert first.passed == (True,) and second.passed == (True, True), (first, second)
 
 
 THREADS = """
