@@ -1210,6 +1210,7 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID = 0x20000, 0x4000000, 0x80
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME = 1, 2, 4, 8, 32, 1024, 2048
 MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
 # a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
 # allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
 OWN_TMP = {mode: ("/tmp",) for mode in OWN_PID_NAMESPACE}
@@ -1256,7 +1257,51 @@ def enter_namespaces(masks):
     for path in masks:
         if os.path.isdir(path) and os.path.realpath(path) not in PRIVATE_TMP:
             mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=755")
+    enter_view(CONFIG.get("landlock") or {})
     _libc.sethostname(b"sandbox", 7)
+
+
+VIEW_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+MNT_DETACH = 2
+
+
+def enter_view(rules):
+    """Make the root a fresh tmpfs holding only what the Landlock view allows, bound
+    read-only at the same paths (and private tmpfs at /tmp, /var/tmp, /dev/shm): a path
+    outside the view does not exist there, so not even its metadata (``stat``, which
+    Landlock does not mediate) reaches a candidate. Any failure ends the server."""
+    new = "/tmp/.view"
+    os.mkdir(new, 0o755)
+    mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    folders = set(rules.get("list", []))
+    allowed = [p for p in dict.fromkeys([*rules.get("read", []), *VIEW_DEVICES, *PRIVATE_TMP, "/proc"])]
+    for path in sorted(allowed, key=lambda p: (p.count("/"), p)):
+        if not os.path.exists(path) or os.path.realpath(path) in ("/", "/usr", "/usr/lib"):
+            continue
+        target = new + path
+        if path in PRIVATE_TMP or path == "/proc":  # mounted afresh (the zygote mounts /proc)
+            os.makedirs(target, 0o755, exist_ok=True)
+            if path != "/proc":
+                mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "size=256m,mode=1777")
+            continue
+        if os.path.isdir(path):
+            os.makedirs(target, 0o755, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
+            if not os.path.exists(target):
+                os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+        mount(path, target, None, MS_BIND | MS_REC)
+        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | (0 if path in VIEW_DEVICES else MS_NODEV))
+    for folder in folders:  # listed folders (the standard library's): their allowed entries are bound above
+        os.makedirs(new + folder, 0o755, exist_ok=True)
+    os.makedirs(new + "/.old", 0o700, exist_ok=True)
+    if _libc.syscall(SYS_PIVOT_ROOT, new.encode(), (new + "/.old").encode()) != 0:
+        raise OSError(ctypes.get_errno(), "pivot_root")
+    os.chdir("/")
+    if _libc.umount2(b"/.old", MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), "umount /.old")
+    os.rmdir("/.old")
+    mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
 def zygote_main(sock, server):
