@@ -133,6 +133,43 @@ def test_tmp_is_a_scratch_of_each_candidate(box):
         assert first.passed == (True,) and second.passed == (True, True), (first, second)
 
 
+LOCKS = """
+import ctypes, errno, fcntl, os, sqlite3, struct
+
+def locks(x):
+    out = {}
+    with open("held", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            out["flock"] = "allowed"
+        except OSError as err:
+            out["flock"] = errno.errorcode[err.errno]
+        try:
+            fcntl.fcntl(handle, 5, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))  # F_GETLK
+            out["getlk"] = "allowed"
+        except OSError as err:
+            out["getlk"] = errno.errorcode[err.errno]
+        fcntl.lockf(handle, fcntl.LOCK_EX)  # setting a lock on its own file stays allowed
+    libc = ctypes.CDLL(None, use_errno=True)
+    out["inotify"] = "allowed" if libc.inotify_init1(0) >= 0 else errno.errorcode[ctypes.get_errno()]
+    db = sqlite3.connect("own.db")
+    db.execute("create table t (v integer)")
+    db.execute("insert into t values (?)", (x,))
+    db.commit()
+    out["sqlite"] = db.execute("select sum(v) from t").fetchone()[0]
+    db.close()
+    return out
+"""
+
+
+def test_locks_and_watches_on_shared_files_are_denied_sqlite_works(box):
+    """flock, asking for another process's lock and inotify are denied (the standard library's
+    files are the same inodes in every sandbox); sqlite3 on a file in the candidate's folder works."""
+    want = {"flock": "EPERM", "getlk": "EPERM", "inotify": "EPERM", "sqlite": 5}
+    got = box.run(problem("locks", f"assert candidate(5) == {want!r}"), LOCKS)
+    assert got.status is Status.OK and got.passed == (True,), got
+
+
 THREADS = """
 import threading
 
