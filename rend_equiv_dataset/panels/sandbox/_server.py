@@ -43,7 +43,6 @@ import shutil
 import signal
 import socket
 import stat
-import struct
 import sys
 import time
 
@@ -54,10 +53,7 @@ MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user na
 SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
-PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: PID and network namespaces per candidate
-SIOCSIFFLAGS, IFF_UP, IFF_LOOPBACK, IFF_RUNNING = 0x8914, 0x1, 0x8, 0x40
-ZYGOTE_NET = ""  # the zygote's network namespace (recorded at its start): a candidate's must differ
-CANDIDATE_NET = False  # set in each child before its layers (candidate_network)
+PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
 MAX_REPLY = 8 << 20
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
@@ -305,12 +301,10 @@ def child_main(req_r, rep_w, workdir, server):
     with no candidate code in memory. Then it reads the job from the request pipe,
     switches to the private uid, applies the job's limits and loads the candidate.
     """
-    global CANDIDATE_NET
     try:
         _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != server:  # the server died before the line above
             os._exit(0)
-        CANDIDATE_NET = candidate_network()
         os.setsid()
         ruleset = RULESET
         paths = stdlib_fds()
@@ -546,7 +540,6 @@ def probe_facts():
         with open("/proc/self/status") as handle:
             status = handle.read()
     facts["candidate-pid-namespace"] = os.getpid() == 1
-    facts["candidate-network"] = CANDIDATE_NET
     facts["seccomp"] = denied and "\nSeccomp:\t2" in status if MODE in OWN_PID_NAMESPACE else denied
     try:
         os.listdir("/")
@@ -1144,9 +1137,7 @@ def own_pid_namespace(req_r, rep_w, zygote):
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != zygote or MODE not in PER_CANDIDATE_PID:
         return zygote
-    if _libc.unshare(CLONE_NEWPID | CLONE_NEWNET) == 0:
-        loopback_up()
-    elif _libc.unshare(CLONE_NEWPID) != 0:  # no network namespace: the probe reports it missing
+    if _libc.unshare(CLONE_NEWPID) != 0:
         return zygote
     inner = os.fork()
     if inner == 0:
@@ -1154,25 +1145,6 @@ def own_pid_namespace(req_r, rep_w, zygote):
     os.close(req_r)
     os.close(rep_w)
     hold(inner)
-
-
-def loopback_up():
-    """Bring up loopback in a fresh network namespace (as the sandbox's own had it)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as handle:
-            fcntl.ioctl(handle, SIOCSIFFLAGS, struct.pack("16sH14x", b"lo", IFF_UP | IFF_LOOPBACK | IFF_RUNNING))
-    except OSError:
-        pass  # loopback stays down: still an empty network
-
-
-def candidate_network():
-    """In the child, before any layer: whether it has a network namespace of its own
-    (not the zygote's) with only loopback in it."""
-    try:
-        own = os.readlink("/proc/self/ns/net") != ZYGOTE_NET
-        return own and all(name == "lo" for _, name in socket.if_nameindex())
-    except OSError:
-        return False
 
 
 def hold(inner):
@@ -1312,11 +1284,6 @@ def zygote_main(sock, server):
     elif os.getppid() != server:
         os._exit(0)
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    global ZYGOTE_NET
-    try:
-        ZYGOTE_NET = os.readlink("/proc/self/ns/net")
-    except OSError:
-        ZYGOTE_NET = "unknown"
     join_cpu_group()
     make_ruleset()
     fd = sock.fileno()

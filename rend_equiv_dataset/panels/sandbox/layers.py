@@ -13,8 +13,9 @@ Each candidate process, after switching to the private uid and setting
   ``process_vm_*``, ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring``,
   every mount call, ``unshare``/``setns``/``clone`` with a namespace flag (no user
   namespace, so no regained capability), ``kexec``, modules, clocks, host names,
-  and sockets of any family but IPv4/IPv6 (none at all where the network is the
-  host's);
+  and (as the library builds it, ``inet=False`` in every mode) every ``socket`` call:
+  a datagram even on loopback moves the network namespace's counters, which the
+  next candidate of the sandbox would read;
 * a **Landlock ruleset** (:func:`landlock_paths`): an allow-list view of the file
   system in every mode: read-only the interpreter, the standard library (not its
   ``site-packages``), the system's shared-library folders and time zones;
@@ -28,7 +29,7 @@ The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
 (only loopback), the candidates' own PID namespace (as root: one per candidate, the
-candidate its pid 1, and a network namespace per candidate); the library checks the job
+candidate its pid 1); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -85,10 +86,8 @@ Never a home folder, ``/etc/passwd`` or ``/etc/shadow``, installed packages or a
 
 PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace",
-                  "candidate-network"),
-    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace",
-                  "candidate-network"),
+    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
+    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
     "uid": ("uid", "seccomp", "landlock", "network"),
     "plain": ("seccomp", "landlock"),
 }

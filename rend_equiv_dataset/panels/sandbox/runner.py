@@ -240,9 +240,9 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
         if inside(path) and os.path.isdir(path):
             args += ["--tmpfs", path]
     # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it,
-    # give it PID and network namespaces of its own: CAP_SYS_ADMIN and CAP_NET_ADMIN, lost with the uid switch)
+    # give it a PID namespace of its own: CAP_SYS_ADMIN, which the candidate loses with its uid switch)
     caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
-                                                  "CAP_DAC_OVERRIDE", "CAP_SYS_ADMIN", "CAP_NET_ADMIN") for x in ("--cap-add", cap)]
+                                                  "CAP_DAC_OVERRIDE", "CAP_SYS_ADMIN") for x in ("--cap-add", cap)]
     users = caps if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -261,7 +261,9 @@ def server_config(python: str, mode: str) -> str:
     the Landlock allow-list and, for ``ns``, the folders to hide."""
     own_pid = mode in ("bwrap", "bwrap-uid", "ns")
     try:
-        program = seccomp_filter(inet=own_pid).hex()
+        # no IP socket in any mode: none is needed, and the datagrams a candidate sends move its
+        # network namespace's counters (/proc/net/snmp), which the next candidate would read
+        program = seccomp_filter(inet=False).hex()
     except (ImportError, OSError, RuntimeError) as err:
         log.warning("sandbox: no seccomp filter (libseccomp or pyseccomp missing: %s)", err)
         program = ""

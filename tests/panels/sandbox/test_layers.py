@@ -240,11 +240,10 @@ def test_missing_layers_name_what_the_probe_did_not_confirm():
     assert missing_layers("bwrap", {"uid": True, "seccomp": True, "landlock": True, "network": True,
                                     "pid-namespace": True}, cgroup=False) == []
     assert missing_layers("ns", {"uid": True, "seccomp": True, "landlock": True, "network": True,
-                                 "pid-namespace": "yes", "candidate-pid-namespace": True,
-                                 "candidate-network": True},
+                                 "pid-namespace": "yes", "candidate-pid-namespace": True},
                           cgroup=True) == ["pid-namespace"]  # only True counts
     assert missing_layers("bwrap-uid", {}, cgroup=False) == [
-        "candidate-network", "candidate-pid-namespace", "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
+        "candidate-pid-namespace", "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
 
 
 def test_the_filter_is_classic_bpf():
