@@ -215,7 +215,7 @@ def decode(value, depth=0):
                 if tag == "$i":
                     return iter(items)
                 if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
-                    return dict((k, v) for k, v in items)
+                    return dict(items)
             except TypeError:  # an unhashable member or key
                 raise CandidateError("malformed value in reply") from None
     raise CandidateError("malformed value in reply")
@@ -384,7 +384,7 @@ def child_main(req_r, rep_w, workdir, server):
 # Built by the library (layers.py) and handed over in the start-up configuration; every child
 # applies them itself after switching uid, and a probe child reports what took (probe_facts).
 
-CONFIG = {}  # from argv[3]: "masks" (ns), "seccomp" (BPF bytes, hex), "landlock" (read / list / write paths)
+CONFIG: dict = {}  # from argv[3]: "masks" (ns), "seccomp" (BPF bytes, hex), "landlock" (read / list / write paths)
 CPU_FD = "REND_EQUIV_CPU_FD"  # the candidates' CPU control group's cgroup.procs, opened by the library
 CPU_GROUP = -1
 RULESET = -1  # the Landlock ruleset the zygote made at start-up (make_ruleset), inherited by each child
@@ -788,7 +788,7 @@ class Proxy:
         raise CandidateError(str(name))
 
 
-_PREDICTED = {}
+_PREDICTED: dict = {}  # test suite -> the encoded arguments of its predicted calls
 
 
 def predicted_calls(steps, names):
@@ -828,7 +828,7 @@ def predicted_calls(steps, names):
     return calls
 
 
-_COMPILED = {}
+_COMPILED: dict = {}  # test source -> its code object, assertion messages removed
 
 
 def compiled(source, name):
@@ -969,7 +969,7 @@ def reap_all(child, keep=0):
         time.sleep(0.0005)
 
 
-LOST = set()  # children forked ahead of their job that died and were reaped before it came
+LOST: set = set()  # children forked ahead of their job that died and were reaped before it came
 
 
 def namespace_others(keep):
@@ -1185,7 +1185,7 @@ PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
 # a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
 # allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
-OWN_TMP = {mode: ("/tmp",) for mode in OWN_PID_NAMESPACE}
+OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp",))
 
 
 def mount(source, target, fstype, flags, data=None):
@@ -1221,7 +1221,7 @@ def enter_namespaces(masks):
         try:
             mount(None, point, None, flags)
         except OSError:
-            if not (point.startswith("/proc") or point.startswith("/sys")):  # fail closed
+            if not point.startswith(("/proc", "/sys")):  # fail closed
                 raise
     for path in PRIVATE_TMP:
         if os.path.isdir(path):
@@ -1246,7 +1246,7 @@ def enter_view(rules):
     os.mkdir(new, 0o755)
     mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
     folders = set(rules.get("list", []))
-    allowed = [p for p in dict.fromkeys([*rules.get("read", []), *VIEW_DEVICES, *PRIVATE_TMP, "/proc"])]
+    allowed = list(dict.fromkeys([*rules.get("read", []), *VIEW_DEVICES, *PRIVATE_TMP, "/proc"]))
     for path in sorted(allowed, key=lambda p: (p.count("/"), p)):
         if not os.path.exists(path) or os.path.realpath(path) in ("/", "/usr", "/usr/lib"):
             continue

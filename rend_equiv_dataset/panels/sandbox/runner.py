@@ -596,7 +596,7 @@ class Sandbox:
         finally:
             for fd in group_fds:
                 os.close(fd)
-            if log_file is not subprocess.DEVNULL:
+            if not isinstance(log_file, int):
                 log_file.close()
         self._buffer = b""
         self.starts += 1

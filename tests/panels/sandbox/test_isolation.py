@@ -198,7 +198,7 @@ def test_subordinate_ranges_are_read_and_skipped(tmp_path, monkeypatch):
 
 
 def test_a_uid_a_process_runs_under_is_skipped(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "subordinate_ranges", lambda: [])
+    monkeypatch.setattr(runner, "subordinate_ranges", list)
     monkeypatch.setattr(PrivateUid, "LOCKS", tmp_path / "locks")
     mine = os.getuid()
     held = PrivateUid.acquire(first=mine)

@@ -225,7 +225,7 @@ def test_an_assertion_message_never_calls_the_candidate(clean):
 
 
 def test_private_uids_are_random_and_never_reused(tmp_path, monkeypatch):
-    monkeypatch.setattr(runner, "subordinate_ranges", lambda: [])
+    monkeypatch.setattr(runner, "subordinate_ranges", list)
     monkeypatch.setattr(runner.PrivateUid, "LOCKS", tmp_path / "locks")
     first, second = runner.PrivateUid.acquire(), runner.PrivateUid.acquire()
     assert first.uid != second.uid and runner.PrivateUid.FIRST <= min(first.uid, second.uid)

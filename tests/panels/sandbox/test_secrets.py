@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from rend_equiv_dataset.panels.problems import Assertion, Problem
-from rend_equiv_dataset.panels.sandbox import Isolation, Status
+from rend_equiv_dataset.panels.sandbox import Status
 
 # the answers appear only in the assertions and in what the reference computes
 SECRET = Problem(
