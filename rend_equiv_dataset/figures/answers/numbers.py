@@ -194,7 +194,7 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     if _negative(text, start):
         value = -value
         start -= 1 if text[start - 1] == "-" else 0
-    elif value > 0 and _WORDED_DECREASE.search(text[max(0, start - 40):start]):
+    elif value > 0 and (_WORDED_DECREASE.search(text[max(0, start - 40):start]) or _WORDED_DECREASE_AFTER.match(text, end, end + 40)):
         value = -value
     if not math.isfinite(value * scale):
         return None
@@ -207,10 +207,19 @@ _WORDED_DECREASE = re.compile(
     r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+(?:of|:)|\b(?:deficit|net\s+loss)\s*[:=]"
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
-    r"|\b(?:baj[oó]|cay[oó]|disminuy[oó]|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?))"
-    r"\s+(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$",
+    r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?"
+    r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de))"
+    r"\s+(?:(?:un|una|el|la|le|del|de|um|uno|an?)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
+    r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
 )
+_WORDED_DECREASE_AFTER = re.compile(
+    r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
+    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero)\b",
+    re.IGNORECASE,
+)
+"""A deficit or a temperature below zero stated in words after a positive number ("845 million deficit",
+"6.5 degrees below zero"): the number is read negative."""
 """A decrease stated in words before a positive number ("fell by 8.9%", "a deficit of 845"): the number is read negative."""
 
 

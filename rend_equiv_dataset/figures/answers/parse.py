@@ -241,6 +241,7 @@ class _Question:
     ratio: bool = False
     asks_year: bool = False
     percent: bool = False
+    decrease: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -254,7 +255,15 @@ class _Question:
         ratio = bool(_RATIO_QUESTION.search(text))
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
         percent = bool(_PERCENT_QUESTION.search(text))
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent)
+        decrease = bool(_DECREASE_QUESTION.search(text))
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
+                   decrease)
+
+
+_DECREASE_QUESTION = re.compile(
+    r"\b(?:deficits?|loss(?:es)?|declines?d?|decreases?d?|drops?|dropped|fall|fell|shrink|shrank|reductions?|lower|less)\b", re.IGNORECASE
+)
+"""A question that names the decrease itself ("What is the deficit?", "By how much did exports fall?") asks its size."""
 
 
 @lru_cache(maxsize=4096)
@@ -276,8 +285,9 @@ class Reading(NamedTuple):
     ``value`` is the answer (``None``: no answer); ``rule`` names the step that
     decided (:data:`RULES`); ``confidence`` is :data:`HIGH`, :data:`MEDIUM` or
     :data:`LOW`; ``evidence`` is the piece of text the answer was read from;
-    ``either_sign`` marks a number whose sign came from words ("fell by 8.9%"),
-    which a grader accepts with either sign.
+    ``also`` holds other values the same words support: the number as written
+    before a scale word, and the size of a decrease when the question names
+    the decrease ("a deficit of 845" for "What is the deficit?").
     """
 
     value: ParsedAnswer
@@ -431,6 +441,8 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
         confidence = LOW if rule == "committed" else MEDIUM
     if isinstance(value, Number):
         also = (value.value,) if value.scale != 1.0 and not question.unit else ()
+        if question.decrease and value.value < 0:  # "the deficit is 845" and "a deficit of 845" both answer "What is the deficit?"
+            also += (-_in_question_unit(value, question),)
         return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
     if isinstance(value, float | str):
         return Reading(value, rule, confidence, evidence)

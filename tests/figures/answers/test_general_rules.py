@@ -1,0 +1,55 @@
+"""Rules stated in general after corpus B's failure classes, each on outputs written here (none from a corpus).
+
+- A sign stated in words (before or after the number, in several languages)
+  makes the number negative; a question that names the decrease itself asks
+  its size, so the size is right too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rend_equiv_dataset.figures.answers.grade import grade
+
+BALANCE = "What is the trade balance of Chile in 2019, in million EUR?"
+TEMPERATURE = "What is the average July temperature in Vostok, in °C?"
+CHANGE = "What was the change in retail sales in 2020, in %?"
+
+# (output, target, question, a careful grader's verdict)
+SIGN_WORDS = [
+    ("A deficit of 120 million euros.", "-120", BALANCE, True),
+    ("Chile ran a 120 million deficit that year.", "-120", BALANCE, True),
+    ("120 million deficit", "120", BALANCE, False),
+    ("Un déficit de 120 millions d'euros.", "-120", BALANCE, True),
+    ("Ein Defizit von 120 Mio. EUR.", "-120", BALANCE, True),
+    ("Hubo un déficit de 120 millones.", "-120", BALANCE, True),
+    ("智利2019年贸易逆差，赤字120百万欧元。", "-120", BALANCE, True),
+    ("It averages 65 degrees below zero.", "-65", TEMPERATURE, True),
+    ("Vostok: 65 °C below zero in July.", "-65", TEMPERATURE, True),
+    ("Il fait 65 degrés sous zéro.", "-65", TEMPERATURE, True),
+    ("沃斯托克七月平均气温为零下65摄氏度。", "-65", TEMPERATURE, True),
+    ("Las ventas minoristas cayeron un 3,4 %.", "-3.4", CHANGE, True),
+    ("Las ventas minoristas cayó un 3,4 % en 2020.", "-3.4", CHANGE, True),
+    ("2020年零售额下降了3.4%。", "-3.4", CHANGE, True),
+    ("2020年零售额下降了3.4%。", "3.4", CHANGE, False),
+    ("Retail sales grew 3.4% in 2020.", "-3.4", CHANGE, False),
+]
+
+
+@pytest.mark.parametrize(("output", "target", "question", "expected"), SIGN_WORDS)
+def test_a_sign_stated_in_words_makes_the_number_negative(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question"),
+    [
+        ("A deficit of 120 million.", "What is the trade deficit of Chile in 2019, in million EUR?"),
+        ("Exports fell by 7.5%.", "By how much did exports fall in 2020, in %?"),
+        ("a 7.5% decline", "How large was the decline in exports, in %?"),
+    ],
+)
+def test_a_question_naming_the_decrease_asks_its_size(output, question):
+    target = "120" if "deficit" in question else "7.5"
+    assert grade(output, target, "number", question=question).correct
+    assert grade(output, "-" + target, "number", question=question).correct
