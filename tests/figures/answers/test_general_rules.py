@@ -53,3 +53,39 @@ def test_a_question_naming_the_decrease_asks_its_size(output, question):
     target = "120" if "deficit" in question else "7.5"
     assert grade(output, target, "number", question=question).correct
     assert grade(output, "-" + target, "number", question=question).correct
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+QUARTERS = ("Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023")
+COUNTRIES = ("Brazil", "Mexico", "United Kingdom", "South Korea", "Egypt")
+REGIONS = ("Europe", "Latin America", "Northern America", "Africa")
+
+# (output, labels, the label a careful grader reads, or None)
+TRANSLATED = [
+    ("agosto", MONTHS, "Aug"),
+    ("Der regenreichste Monat ist der Oktober.", MONTHS, "Oct"),
+    ("十一月", MONTHS, "Nov"),
+    ("11月です。", MONTHS, "Nov"),
+    ("It rained a lot two years ago.", MONTHS, None),  # "ago" is an Italian/Spanish short form, not a word here
+    ("2Q23", QUARTERS, "Q2 2023"),
+    ("1Q 2023", QUARTERS, "Q1 2023"),
+    ("Le 4e trimestre 2023.", QUARTERS, "Q4 2023"),
+    ("El 2.º trimestre de 2023.", QUARTERS, "Q2 2023"),
+    ("2023年第1四半期", QUARTERS, "Q1 2023"),
+    ("第四季度", QUARTERS, "Q4 2023"),
+    ("Brezilya", COUNTRIES, "Brazil"),
+    ("المكسيك", COUNTRIES, "Mexico"),
+    ("Reino Unido", COUNTRIES, "United Kingdom"),
+    ("대한민국", COUNTRIES, "South Korea"),
+    ("Ai Cập", COUNTRIES, "Egypt"),
+    ("Lateinamerika", REGIONS, "Latin America"),
+    ("Amérique septentrionale", REGIONS, "Northern America"),
+    ("非洲", REGIONS, "Africa"),
+]
+
+
+@pytest.mark.parametrize(("output", "labels", "expected"), TRANSLATED)
+def test_month_quarter_country_and_region_names_in_other_languages(output, labels, expected):
+    question = "Which category has the highest value?"
+    for label in labels:
+        assert grade(output, label, "label", question=question, labels=labels).correct is (label == expected), label
