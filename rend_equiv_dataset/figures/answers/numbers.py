@@ -78,17 +78,18 @@ _NEGATION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _OR_BETWEEN = re.compile(
-    r"(?:,\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
-    r"\b(?:between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
+    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
     re.IGNORECASE,
 )
 _CJK_RANGE_BETWEEN = frozenset({"から", "에서", "와", "과", "と", "与", "和", "到", "至", "～", "~"})
-_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)")
-"""After the second number of a range written the East Asian way ("30到40之间", "30から40の間", "30에서 40 사이")."""
-_RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-"})
+_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)|\s*(?:[^\W\d_]+\s+){0,2}aras[ıi]nda\b")
+"""After the second number of a range written the East Asian or Turkish way ("30到40之间", "30から40の間", "30에서 40 사이",
+"30 ila 40 milyar arasında")."""
+_RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-", "ila", "ile"})
 
 
 @dataclass(frozen=True)

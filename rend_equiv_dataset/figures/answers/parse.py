@@ -193,6 +193,12 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 """A refusal the reader recognises: no answer, read with confidence (not a style it does not know)."""
+_UNDECIDED = re.compile(
+    r"\b(?:(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|judge|know)|can(?:no|')t\s+(?:say|tell|determine)|(?:un|not\s+)clear"
+    r"|not\s+sure|unsure)\s+which\b|\btoo\s+close\s+to\s+call\b",
+    re.IGNORECASE,
+)
+"""A statement that the output cannot decide which item answers ("hard to say which is higher"): no answer, when it ends the output."""
 _MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
@@ -367,6 +373,10 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
+    last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]
+    undecided = _UNDECIDED.search(last[0]) if last else None
+    if undecided is not None and not re.search(r"\bbut\b", last[0][undecided.end():], re.IGNORECASE):
+        return Reading(None, "refusal", HIGH, last[0][:160])
     if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)

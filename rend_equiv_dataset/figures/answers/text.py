@@ -127,6 +127,10 @@ _AFTER_ANSWER = re.compile(
 _FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
 _SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
+_GO_WITH = re.compile(
+    r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with)\b\s*:?\s*"
+)
+"""A first-person commitment ("I'll go with 9.8", "I'd settle on 50"): the answer follows, as after a marker."""
 _BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
 
 
@@ -189,6 +193,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
     other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
     if other is not None and other > best:
         best = other
+    for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
+        if commitment.end() > best:
+            best = commitment.end()
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:

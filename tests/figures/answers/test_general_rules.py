@@ -3,6 +3,13 @@
 - A sign stated in words (before or after the number, in several languages)
   makes the number negative; a question that names the decrease itself asks
   its size, so the size is right too.
+- Month, quarter, country and world-region labels match their CLDR names in
+  other languages (babel), and ``3Q22`` is the third quarter of 2022.
+- A first-person commitment ("I'll go with 9.8") is where the answer is, as
+  after a marker.
+- An output that ends saying it cannot tell which item answers gives no answer.
+- Ranges and hedges written as other languages and writers do ("somewhere
+  from 125 to 135", "12 ila 13 milyar arasında", "— ou peut-être 212") are no answer.
 """
 
 from __future__ import annotations
@@ -89,3 +96,51 @@ def test_month_quarter_country_and_region_names_in_other_languages(output, label
     question = "Which category has the highest value?"
     for label in labels:
         assert grade(output, label, "label", question=question, labels=labels).correct is (label == expected), label
+
+
+FIGURE = "What is the value of imports for Peru, in bn USD?"
+PEERS = ("Peru", "Chile", "Bolivia")
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("The bar reads 14.2, though trade statistics suggest nearer 16. I'll go with 16.", "14.2", False),
+        ("The bar reads 14.2, though trade statistics suggest nearer 16. I'll go with 16.", "16", True),
+        ("Could be 14.2 or 16; I'd settle on 14.2.", "14.2", True),
+        ("Other sources say 16, but I'm sticking with 14.2 from the chart.", "14.2", True),
+    ],
+)
+def test_a_first_person_commitment_is_the_answer(output, target, expected):
+    assert grade(output, target, "number", question=FIGURE, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("Chile and Peru are nearly equal; it is difficult to tell which is larger.", None),
+        ("Peru and Chile look alike, and I can't tell which bar is taller.", None),
+        ("Too close to call between Peru and Chile.", None),
+        ("It is hard to say which is larger at first, but Peru's bar is taller.", "Peru"),
+        ("Peru has the highest imports.", "Peru"),
+    ],
+)
+def test_an_output_that_cannot_tell_which_gives_no_answer(output, expected):
+    question = "Which country has the highest imports?"
+    for label in PEERS:
+        assert grade(output, label, "label", question=question, labels=PEERS).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Adding the bars I get somewhere from 40 to 44.",
+        "Anywhere between 40 and 44 bn.",
+        "Peru'nun ithalatı 14 ila 15 milyar dolar arasında.",
+        "Pérou : 14,2 milliards — ou peut-être 16, difficile à lire.",
+        "14.2; or perhaps 16",
+    ],
+)
+def test_ranges_and_hedges_in_several_languages_are_no_answer(output):
+    for target in ("14.2", "14", "16", "40", "44"):
+        assert not grade(output, target, "number", question=FIGURE, labels=PEERS).correct, target
