@@ -285,11 +285,18 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
         if key in index.cased and not (written.isupper() or "." in written):
             i += 1
             continue
+        if _CURRENCY_AFTER.match(text, end):  # "US dollars", "Hong Kong dollars": a currency, not the category
+            i += n
+            continue
         capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
         if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n
     return found
+
+
+_CURRENCY_AFTER = re.compile(r"\s?(?:\$|dollars?\b|dólares\b|dollari\b|Dollar\b)", re.IGNORECASE)
+"""After a country name or code: the words name its currency."""
 
 
 def _sentence_start(text: str, start: int) -> bool:

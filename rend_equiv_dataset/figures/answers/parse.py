@@ -463,7 +463,8 @@ def _in_question_unit(number: Number, question: _Question) -> float:
     value = number.value
     if number.scale != 1.0:
         value = value * number.scale / question.scale
-    elif question.scale > 1.0 and abs(value) >= 10 * question.scale:
+    elif question.scale > 1.0 and abs(value) >= (question.scale if question.scale >= 1e6 else 10 * question.scale):
+        # 8,000,000,000 under "in bn" is written out in units; 1,200 under "in thousands" may already be thousands
         value = value / question.scale
     if number.percent and question.fraction:
         value /= 100.0

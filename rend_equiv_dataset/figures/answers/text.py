@@ -74,8 +74,19 @@ def prepare(text: str) -> str:
         text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
         text = _VULGAR.sub(lambda m: f"{m.group(1) or '0'}.{_VULGAR_VALUE[m.group(2)]}", text)
+    if "10" in text and _POWER_OF_TEN.search(text):
+        text = _POWER_OF_TEN.sub(_exponent, text)
     text = unicodedata.normalize("NFKC", text)
     return _DASH_SIGN.sub("-", text)
+
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_POWER_OF_TEN = re.compile(r"\s?[×xX*·]\s?10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+"""``× 10⁶`` with a superscript exponent (NFKC alone would make it ``106``)."""
+
+
+def _exponent(match: re.Match[str]) -> str:
+    return "e" + match.group(1).translate(_SUPERSCRIPT)
 
 
 _THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
@@ -122,7 +133,7 @@ def reasoning_text(text: str) -> str:
 
 
 _AFTER_ANSWER = re.compile(
-    r"answer\b(?:\s+is\b\s*:?|\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
+    r"answer\b(?:\s+is\b\s*:?|[\"']?\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
 )
 _FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
@@ -267,7 +278,7 @@ def tail_window(text: str) -> str:
     return window[cut + 1:] if 0 <= cut < 400 else window
 
 
-_LEAD_END = re.compile(r"\n|(?<=[.!?])\s|(?<=\S)\s+(?:-\s(?![-$€£¥\d])|\()|,\s")
+_LEAD_END = re.compile(r"\n|(?<=[.!?])\s|(?<=\S)(?<![-+*/×÷=])\s+(?:-\s(?![-$€£¥\d(])|\()|,\s")
 
 
 def lead_segment(text: str) -> tuple[str, str]:

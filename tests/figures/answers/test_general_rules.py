@@ -10,6 +10,11 @@
 - An output that ends saying it cannot tell which item answers gives no answer.
 - Ranges and hedges written as other languages and writers do ("somewhere
   from 125 to 135", "12 ila 13 milyar arasında", "— ou peut-être 212") are no answer.
+- A country name before a currency word ("US dollars") names the currency,
+  not the category; a JSON ``"answer"`` key is a marker; ``× 10⁶`` is an
+  exponent; an expression with a bracketed operand is read to its result; a
+  number written out in units under a question in millions or billions is
+  converted.
 """
 
 from __future__ import annotations
@@ -144,3 +149,23 @@ def test_an_output_that_cannot_tell_which_gives_no_answer(output, expected):
 def test_ranges_and_hedges_in_several_languages_are_no_answer(output):
     for target in ("14.2", "14", "16", "40", "44"):
         assert not grade(output, target, "number", question=FIGURE, labels=PEERS).correct, target
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "labels", "expected"),
+    [
+        ("Peru's imports total 14.2 billion US dollars.", "14.2", FIGURE, ("Peru", "United States"), True),
+        ("Canada imported 14.2 billion Canadian dollars; the US 20.", "20", "What are the imports of the United States, in bn?",
+         ("Canada", "United States"), True),
+        ('{"answer": "14.2 bn USD", "confidence": 0.9}', "14.2", FIGURE, PEERS, True),
+        ("{'answer': 16, 'unit': 'bn USD', 'score': 0.4}", "14.2", FIGURE, PEERS, False),
+        ("3.4 × 10⁶", "3400000", "What is the population of Lima?", (), True),
+        ("About 3.4 x 10⁶ people", "3400000", "What is the population of Lima?", (), True),
+        ("2.1 × 10⁻³", "0.0021", "What is the density, in g/cm3?", (), True),
+        ("12 - (-3.5) = 15.5", "15.5", "By how much does A exceed B?", (), True),
+        ("14 200 000 000 USD", "14.2", FIGURE, PEERS, True),
+        ("1,200", "1200", "How many visitors came, in thousands?", (), True),
+    ],
+)
+def test_currency_names_json_keys_exponents_and_units(output, target, question, labels, expected):
+    assert grade(output, target, "number", question=question, labels=labels).correct is expected
