@@ -207,6 +207,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
     for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
         if commitment.end() > best:
             best = commitment.end()
+    arrow = max(lowered.rfind("→"), lowered.rfind("=>"))
+    if arrow > best and "\n" not in text[arrow:].strip():  # "Japan (30.5) vs France (12) → Japan": the conclusion ends the output
+        best = arrow + (1 if text[arrow] == "→" else 2)
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:

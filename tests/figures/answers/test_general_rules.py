@@ -15,6 +15,9 @@
   exponent; an expression with a bracketed operand is read to its result; a
   number written out in units under a question in millions or billions is
   converted.
+- A comparison in French, Spanish, Italian, German or Russian ("plus élevées
+  que", "höher als") decides between its two items as "higher than" does.
+- An arrow ending the output ("A (30) vs B (12) → A") leads to its conclusion.
 """
 
 from __future__ import annotations
@@ -169,3 +172,24 @@ def test_ranges_and_hedges_in_several_languages_are_no_answer(output):
 )
 def test_currency_names_json_keys_exponents_and_units(output, target, question, labels, expected):
     assert grade(output, target, "number", question=question, labels=labels).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Le Chili a des importations plus faibles que le Pérou.", "Which has the higher imports: Peru or Chile?", "Peru"),
+        ("Le Chili a des importations plus faibles que le Pérou.", "Which has the lower imports: Peru or Chile?", "Chile"),
+        ("Chile tiene importaciones más altas que Perú.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Chile hat höhere Importe als Peru.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Peru hat niedrigere Importe als Chile.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Peru (14.2) vs Chile (11.0) → Peru", "Which has the higher imports: Peru or Chile?", "Peru"),
+        ("Peru 14.2, Chile 11.0 => Chile is lower", "Which has the lower imports: Peru or Chile?", "Chile"),
+    ],
+)
+def test_comparisons_in_other_languages_and_arrow_conclusions(output, question, expected):
+    for label in ("Peru", "Chile"):
+        assert grade(output, label, "label", question=question, labels=PEERS).correct is (label == expected), label
+
+
+def test_an_arrow_to_a_result_is_the_answer():
+    assert grade("14.2 - 11.0 → 3.2", "3.2", "number", question="By how much do Peru's imports exceed Chile's?").correct
