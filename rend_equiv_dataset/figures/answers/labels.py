@@ -112,6 +112,7 @@ class LabelIndex:
     cased: frozenset[str] = frozenset()
 
 
+@lru_cache(maxsize=65536)
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -146,6 +147,12 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
         if match:
             keys.append(match.group(1) if len(match.group(1)) == 4 else "20" + match.group(1))
     return keys
+
+
+@lru_cache(maxsize=65536)
+def _span_keys(tokens: tuple[str, ...], years: bool) -> tuple[str, ...]:
+    """:func:`_keys` of a span of an output, cached: outputs repeat the same few words."""
+    return tuple(_keys(list(tokens), years))
 
 
 _ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quarter (?:of )?(\d{4})")
@@ -241,10 +248,14 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
 
 def _may_start(token: str, index: LabelIndex) -> bool:
     """Whether an alias can start at this token (a cheap test before trying spans)."""
+    return token in index.prefixes or _singular(token) in index.prefixes or _may_start_any(token)
+
+
+@lru_cache(maxsize=65536)
+def _may_start_any(token: str) -> bool:
+    """Whether a month, quarter or fiscal-year alias can start at this token, whatever the labels (cached per token)."""
     return (
-        token in index.prefixes
-        or _singular(token) in index.prefixes
-        or token in _calendar()[2]
+        token in _calendar()[2]
         or (token[:1] in "1234" and token[1:2] == "q")
         or token[:1] == "q"
         or token[:2] == "fy"
@@ -269,7 +280,7 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
             i += 1
             continue
         for n in range(min(index.longest, len(tokens) - i), 0, -1):
-            for key in _keys(lowered[i:i + n], index.years):
+            for key in _span_keys(tuple(lowered[i:i + n]), index.years):
                 label = index.keys.get(key)
                 if label is not None:
                     hit = (label, n, key)

@@ -165,6 +165,10 @@ _OTHER_MARKER = re.compile(
 )
 
 
+_OTHER_MARKER_STEMS = ("antw", "pons", "spue", "spos")
+"""Every ASCII spelling :data:`_OTHER_MARKER` matches holds one of these (antwort, antwoord, reponse, respuesta, risposta, resposta)."""
+
+
 def _other_language_marker(text: str, start: int) -> int | None:
     """Where the answer starts after the last marker in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese or Korean."""
     end = None
@@ -201,7 +205,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if match is not None:
             best = match.end()
             break
-    other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
+    other = None
+    if not lowered.isascii() or any(stem in lowered for stem in _OTHER_MARKER_STEMS):  # most outputs: one cheap test, no regex pass
+        other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
     if other is not None and other > best:
         best = other
     for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
