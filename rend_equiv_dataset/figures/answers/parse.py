@@ -248,6 +248,7 @@ class _Question:
     asks_year: bool = False
     percent: bool = False
     decrease: bool = False
+    aggregate: re.Pattern[str] | None = None
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -262,14 +263,50 @@ class _Question:
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
         percent = bool(_PERCENT_QUESTION.search(text))
         decrease = bool(_DECREASE_QUESTION.search(text))
+        asked = _AGGREGATE_QUESTION.search(text) if answer_type == "number" else None
+        aggregate = _aggregate_before(asked.group(1).lower()) if asked is not None else None
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
-                   decrease)
+                   decrease, aggregate)
 
 
 _DECREASE_QUESTION = re.compile(
     r"\b(?:deficits?|loss(?:es)?|declines?d?|decreases?d?|drops?|dropped|fall|fell|shrink|shrank|reductions?|lower|less)\b", re.IGNORECASE
 )
 """A question that names the decrease itself ("What is the deficit?", "By how much did exports fall?") asks its size."""
+
+
+_AGGREGATE_QUESTION = re.compile(r"\b(average|mean|median|total|sum|difference)\b", re.IGNORECASE)
+_AGGREGATE_WORDS = {
+    "average": "average|mean", "mean": "mean|average", "median": "median", "total": "total|sum", "sum": "sum|total",
+    "difference": "difference|gap",
+}
+"""The words an output names the quantity a question asks with ("What is the average ...?": "average 34.35", "the mean is 26")."""
+
+
+@lru_cache(maxsize=16)
+def _aggregate_before(word: str) -> re.Pattern[str]:
+    """The text right before a number labelled as the asked quantity: ``average 34.35``, ``the total is about 131``, ``difference: 4``."""
+    return re.compile(
+        rf"\b(?:{_AGGREGATE_WORDS[word]})\b(?:\s+(?:is|was|of|comes\s+to|equals|would\s+be))?\s*[:=]?\s*"
+        r"(?:(?:about|around|approximately|roughly|~|≈)\s*)?[$€£¥]?\s?$",
+        re.IGNORECASE,
+    )
+
+
+def _labelled_result(text: str, question: _Question) -> Reading | None:
+    """The last number the output labels with the quantity the question asks ("…, average 34.35."), if it names one."""
+    pattern = question.aggregate
+    if pattern is None:
+        return None
+    window = tail_window(text)
+    chosen = None
+    for number in numbers_in(window):
+        if number.role == "answer" and pattern.search(window, max(0, number.start - 40), number.start):
+            chosen = number
+    if chosen is None:
+        return None
+    evidence = window[max(0, chosen.start - 40):chosen.end]
+    return _finish(Verdict(ANSWER, chosen), question, "committed", evidence)
 
 
 @lru_cache(maxsize=4096)
@@ -373,6 +410,9 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
+    labelled = _labelled_result(visible, reader)
+    if labelled is not None:
+        return labelled
     last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]
     undecided = _UNDECIDED.search(last[0]) if last else None
     if undecided is not None and not re.search(r"\bbut\b", last[0][undecided.end():], re.IGNORECASE):

@@ -18,6 +18,9 @@
 - A comparison in French, Spanish, Italian, German or Russian ("plus élevées
   que", "höher als") decides between its two items as "higher than" does.
 - An arrow ending the output ("A (30) vs B (12) → A") leads to its conclusion.
+- A number the output labels with the quantity the question asks (average,
+  mean, median, total, sum, difference) is the answer, wherever it stands
+  among the operands.
 """
 
 from __future__ import annotations
@@ -193,3 +196,18 @@ def test_comparisons_in_other_languages_and_arrow_conclusions(output, question, 
 
 def test_an_arrow_to_a_result_is_the_answer():
     assert grade("14.2 - 11.0 → 3.2", "3.2", "number", question="By how much do Peru's imports exceed Chile's?").correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("Peru 14.2, Chile 11.0, mean 12.6.", "12.6", "What is the average imports of Peru and Chile?", True),
+        ("Max 14.2 (Peru), min 11.0 (Chile); gap 3.2.", "3.2", "What is the difference between the highest and lowest imports?", True),
+        ("The median is 14.2; the average is about 12.6.", "12.6", "What is the average imports?", True),
+        ("The median is 14.2; the average is about 12.6.", "14.2", "What is the median imports?", True),
+        ("Sum: 25.2 (14.2 + 11.0)", "25.2", "What is the total imports of Peru and Chile?", True),
+        ("The total is not 30; Peru 14.2 and Chile 11.0 make 25.2.", "30", "What is the total imports of Peru and Chile?", False),
+    ],
+)
+def test_a_number_labelled_as_the_asked_quantity_is_the_answer(output, target, question, expected):
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
