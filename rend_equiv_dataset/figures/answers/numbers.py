@@ -378,8 +378,29 @@ def number_words(text: str) -> list[tuple[float | None, int, int]]:
             _NOT_A_NUMBER_AFTER.match(text, match.end()) or _NOT_A_NUMBER_BEFORE.search(text[max(0, match.start() - 12):match.start()])
         ):
             continue
-        runs.append((_words_value(words), match.start(), match.end()))
+        value, end = _words_value(words), match.end()
+        if value is not None:
+            value, end = _with_fraction(text, value, end)
+        runs.append((value, match.start(), end))
     return runs
+
+
+_AND_A = re.compile(r"(?:\s*and\s+)?a\s+(half|quarter)\b", re.IGNORECASE)
+_DENOMINATOR = re.compile(r"[\s-]*(half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b", re.IGNORECASE)
+_DENOMINATORS = {"half": 2, "halve": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+                 "tenth": 10}
+
+
+def _with_fraction(text: str, value: float, end: int) -> tuple[float, int]:
+    """A run of number words with the fraction after it: "two and a half" is 2.5, "one-eighth" 0.125, "three quarters" 0.75."""
+    half = _AND_A.match(text, end)
+    if half is not None and value == int(value):
+        return value + (0.5 if half.group(1).lower() == "half" else 0.25), half.end()
+    denominator = _DENOMINATOR.match(text, end)
+    if denominator is not None and 0 < value <= 10 and value == int(value):
+        word = denominator.group(1).lower().removesuffix("s")
+        return value / _DENOMINATORS[word], denominator.end()
+    return value, end
 
 
 def _words_value(words: list[str]) -> float | None:

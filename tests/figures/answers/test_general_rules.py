@@ -21,6 +21,8 @@
 - A number the output labels with the quantity the question asks (average,
   mean, median, total, sum, difference) is the answer, wherever it stands
   among the operands.
+- Number words carry the fraction after them: "three and a half", "one-fifth",
+  "two thirds".
 """
 
 from __future__ import annotations
@@ -211,3 +213,18 @@ def test_an_arrow_to_a_result_is_the_answer():
 )
 def test_a_number_labelled_as_the_asked_quantity_is_the_answer(output, target, question, expected):
     assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru's imports are about three and a half times Bolivia's.", "3.5", True),
+        ("Roughly one-fifth of the total.", "0.2", True),
+        ("Two thirds of it.", "0.667", True),
+        ("Three quarters of the total.", "0.75", True),
+        ("One and a quarter.", "1.25", True),
+        ("Three and a half times.", "3", False),
+    ],
+)
+def test_number_words_carry_their_fraction(output, target, expected):
+    assert grade(output, target, "number", question="What share of the total is it?").correct is expected
