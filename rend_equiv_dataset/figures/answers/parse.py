@@ -249,6 +249,7 @@ class _Question:
     percent: bool = False
     decrease: bool = False
     aggregate: re.Pattern[str] | None = None
+    qualifiers: frozenset[str] = frozenset()
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -265,8 +266,11 @@ class _Question:
         decrease = bool(_DECREASE_QUESTION.search(text))
         asked = _AGGREGATE_QUESTION.search(text) if answer_type == "number" else None
         aggregate = _aggregate_before(asked.group(1).lower()) if asked is not None else None
+        qualifiers = frozenset(
+            m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
+        ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
-                   decrease, aggregate)
+                   decrease, aggregate, qualifiers - _options(text, index))
 
 
 _DECREASE_QUESTION = re.compile(
@@ -307,6 +311,20 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
         return None
     evidence = window[max(0, chosen.start - 40):chosen.end]
     return _finish(Verdict(ANSWER, chosen), question, "committed", evidence)
+
+
+_QUALIFIER_BEFORE = re.compile(r"\b(?:in|for|during)\s+(?:the\s+)?$", re.IGNORECASE)
+"""Before a label the question names as its series or period ("in the 2023 series", "for 2023"), not as an option."""
+
+
+def _options(text: str, index: LabelIndex) -> frozenset[str]:
+    """The labels a question offers as options ("France or Peru", "in 2023 or in 2024")."""
+    found = mentions(text, index)
+    options: set[str] = set()
+    for left, right in zip(found, found[1:]):
+        if _OR.search(text[left.end:right.start]):
+            options.update((left.label, right.label))
+    return frozenset(options)
 
 
 @lru_cache(maxsize=4096)
@@ -778,6 +796,8 @@ def _negated(piece: str, mention: Mention) -> bool:
 
 def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     found = mentions(piece, question.index, alone=alone)
+    if question.qualifiers and any(m.label not in question.qualifiers for m in found):
+        found = [m for m in found if m.label not in question.qualifiers]  # "in the 2023 series Peru's bar ...": 2023 is context
     if not found:
         return Verdict(NOTHING)
     chain = _ordering_chain(piece, found)

@@ -23,6 +23,9 @@
   among the operands.
 - Number words carry the fraction after them: "three and a half", "one-fifth",
   "two thirds".
+- A label the question names as its series or period ("in the 2021 series")
+  is context in the output, not a candidate answer, unless the question
+  offers it as an option.
 """
 
 from __future__ import annotations
@@ -228,3 +231,20 @@ def test_a_number_labelled_as_the_asked_quantity_is_the_answer(output, target, q
 )
 def test_number_words_carry_their_fraction(output, target, expected):
     assert grade(output, target, "number", question="What share of the total is it?").correct is expected
+
+
+SERIES = ("Peru", "Chile", "Bolivia", "2021", "2022")
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Chile is higher. Wait, in the 2021 series Peru's bar is taller. Peru.", "Which has the higher imports in the 2021 series: Peru or Chile?",
+         "Peru"),
+        ("For 2022, Bolivia.", "Which country has the lowest imports for 2022?", "Bolivia"),
+        ("In 2021.", "Which year had the higher imports for Peru: 2021 or 2022?", "2021"),
+    ],
+)
+def test_a_label_the_question_names_as_its_series_is_context(output, question, expected):
+    for label in SERIES:
+        assert grade(output, label, "label", question=question, labels=SERIES).correct is (label == expected), label
