@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, cache
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "zh_CN", "ja", "ko")
 """Languages whose country names are accepted (the iso-codes translations shipped with pycountry)."""
@@ -148,7 +148,7 @@ def _world_regions() -> dict[str, str]:
     return {_key(name): code for code, name in Locale.parse("en").territories.items() if code.isdigit()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _translations(language: str) -> object | None:
     import gettext
 
