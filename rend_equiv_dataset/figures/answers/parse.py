@@ -297,6 +297,28 @@ def _aggregate_before(word: str) -> re.Pattern[str]:
     )
 
 
+_RESPECTIVELY = re.compile(r"\b(?:respectively|beziehungsweise|respectivement|respectivamente|rispettivamente|соответственно)\b|分别", re.IGNORECASE)
+
+
+def _respective(text: str, question: _Question) -> Reading | None:
+    """"1.6, 2.4 and 0.8 for France, Japan and Peru respectively": the number in the asked category's place."""
+    categories = [label for label in question.focus if not label.isdigit()]
+    if len(categories) != 1:
+        return None
+    marker = _RESPECTIVELY.search(text, max(0, len(text) - LOOK_BACK_REFUSAL))
+    if marker is None:
+        return None
+    sentence = next((piece for piece in sentences(text[max(0, marker.start() - 400):marker.end()])[-1:]), "")
+    found = mentions(sentence, question.index)
+    periods = {m.start for m in found if m.label.isdigit()}
+    numbers = [n for n in numbers_in(sentence) if n.role == "answer" and not n.year and n.start not in periods]
+    named = [m.label for m in found if not m.label.isdigit()]
+    (asked,) = categories
+    if len(numbers) < 2 or len(numbers) != len(named) or named.count(asked) != 1:
+        return None
+    return _finish(Verdict(ANSWER, numbers[named.index(asked)]), question, "committed", sentence)
+
+
 def _labelled_result(text: str, question: _Question) -> Reading | None:
     """The last number the output labels with the quantity the question asks ("…, average 34.35."), if it names one."""
     pattern = question.aggregate
@@ -428,7 +450,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
-    labelled = _labelled_result(visible, reader)
+    labelled = _labelled_result(visible, reader) or (_respective(visible, reader) if answer_type == "number" else None)
     if labelled is not None:
         return labelled
     last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]

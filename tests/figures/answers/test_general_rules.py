@@ -26,6 +26,8 @@
 - A label the question names as its series or period ("in the 2021 series")
   is context in the output, not a candidate answer, unless the question
   offers it as an option.
+- "A, B and C ... for X, Y and Z respectively": the number in the asked
+  category's place.
 """
 
 from __future__ import annotations
@@ -248,3 +250,17 @@ SERIES = ("Peru", "Chile", "Bolivia", "2021", "2022")
 def test_a_label_the_question_names_as_its_series_is_context(output, question, expected):
     for label in SERIES:
         assert grade(output, label, "label", question=question, labels=SERIES).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Imports were 14.2, 11.0 and 3.1 bn USD for Peru, Chile and Bolivia respectively.", "11.0", True),
+        ("Imports were 14.2, 11.0 and 3.1 bn USD for Peru, Chile and Bolivia respectively.", "14.2", False),
+        ("In 2022 the figures were 14.2 and 11.0 for Peru and Chile respectively.", "11.0", True),
+        ("Les importations sont de 14,2 et 11,0 pour le Pérou et le Chili respectivement.", "11.0", True),
+    ],
+)
+def test_respectively_pairs_numbers_and_categories_in_order(output, target, expected):
+    question = "What are the imports of Chile in 2022, in bn USD?"
+    assert grade(output, target, "number", question=question, labels=SERIES).correct is expected
