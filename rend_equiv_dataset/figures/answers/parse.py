@@ -163,8 +163,12 @@ _THAN = re.compile(r"\b(?:than|que|als|che|чем)\b|\b(?:exceeds?|surpass(?:es)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
-_RATIO_QUESTION = re.compile(r"\bratio\b", re.IGNORECASE)
-_RATIO = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])")
+_RATIO_QUESTION = re.compile(r"\bratio\b|\bhow\s+many\s+times\b|\btimes\s+(?:as\s+\w+|larger|bigger|higher|greater|more)\b", re.IGNORECASE)
+_RATIO = re.compile(
+    r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])|\bratio\s+(?:is|of|was)\s+(\d+(?:\.\d+)?)\s+to\s+(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+"""A ratio written ``35:11`` or "the ratio is 35 to 11", read as its quotient under a ratio or "how many times" question."""
 _CONTEXT_BEFORE = re.compile(
     r"\b(?:(?:up|down|rising|falling|increas(?:ed|ing)|decreas(?:ed|ing)|climb(?:ed|ing)|grew|growing)\s+from|compared\s+(?:to|with)"
     r"|versus|vs\.?|relative\s+to|against|previous(?:ly)?|prior)\s+(?:about\s+|around\s+|roughly\s+)?[$€£¥]?\s?$",
@@ -686,8 +690,9 @@ def _correction_point(piece: str) -> int:
 def _read_number(piece: str, question: _Question) -> Verdict:
     if question.ratio:
         ratio = _RATIO.search(piece)
-        if ratio is not None and float(ratio.group(2)) != 0:
-            value = float(ratio.group(1)) / float(ratio.group(2))
+        terms = (ratio.group(1) or ratio.group(3), ratio.group(2) or ratio.group(4)) if ratio is not None else ("", "0")
+        if ratio is not None and float(terms[1]) != 0:
+            value = float(terms[0]) / float(terms[1])
             return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
     found = numbers_in(piece)
     if not found:

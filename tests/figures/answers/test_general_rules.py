@@ -28,6 +28,8 @@
   offers it as an option.
 - "A, B and C ... for X, Y and Z respectively": the number in the asked
   category's place.
+- Under a ratio or "how many times" question, ``A:B`` and "the ratio is A to
+  B" are read as A/B.
 """
 
 from __future__ import annotations
@@ -264,3 +266,17 @@ def test_a_label_the_question_names_as_its_series_is_context(output, question, e
 def test_respectively_pairs_numbers_and_categories_in_order(output, target, expected):
     question = "What are the imports of Chile in 2022, in bn USD?"
     assert grade(output, target, "number", question=question, labels=SERIES).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "target", "expected"),
+    [
+        ("14.2:11", "How many times larger are Peru's imports than Chile's?", "1.29", True),
+        ("The ratio is 14 to 11, roughly 1.3.", "What is the ratio of Peru's imports to Chile's?", "1.27", True),
+        ("Peru's imports are 1.3 times Chile's.", "How many times as large are Peru's imports as Chile's?", "1.29", True),
+        ("14.2:11", "How many times larger are Peru's imports than Chile's?", "14.2", False),
+        ("The ratio is 14 to 11.", "What is the ratio of Peru's imports to Chile's?", "14", False),
+    ],
+)
+def test_a_ratio_is_read_as_its_quotient(output, question, target, expected):
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
