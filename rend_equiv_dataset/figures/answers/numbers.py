@@ -457,6 +457,41 @@ _FOREIGN_HINT = re.compile(
 _WORD_PERCENT = re.compile(r"\b(?:pour\s?cent|por\s?ciento|per\s?cento|por\s?cento|prozent|procent)\b", re.IGNORECASE)
 
 
+_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_HAN_SECTIONS = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+_HAN_NUMERAL = re.compile(
+    "[零〇一二两兩三四五六七八九十百千万萬亿億]{2,}(?:[点點][零〇一二三四五六七八九]+)?|[零〇一二两兩三四五六七八九十][点點][零〇一二三四五六七八九]+"
+)
+"""A number written in Chinese numerals (``四十二点七``, ``三千五百万``); one character alone is a word, not a number."""
+
+
+def han_numerals(text: str) -> list[Number]:
+    """Numbers written in Chinese numerals, for text without digits (the positional grammar of 十 百 千 万 亿 and 点).
+
+    >>> [n.value for n in han_numerals("四十二点七，三千五百万，两百零五，二〇二二")]
+    [42.7, 35000000.0, 205.0, 2022.0]
+    """
+    found = []
+    for match in _HAN_NUMERAL.finditer(text):
+        whole, _, decimals = match.group(0).replace("點", "点").partition("点")
+        total, section, digit = 0, 0, 0
+        if all(char in _HAN_DIGITS for char in whole):  # 二〇二二: digit by digit
+            whole, digit = "", int("".join(str(_HAN_DIGITS[char]) for char in whole))
+        for char in whole:
+            if char in _HAN_DIGITS:
+                digit = _HAN_DIGITS[char]
+            elif char in _HAN_UNITS:
+                section += (digit or 1) * _HAN_UNITS[char]
+                digit = 0
+            else:
+                total += (section + digit) * _HAN_SECTIONS[char]
+                section = digit = 0
+        value = total + section + digit + (float("0." + "".join(str(_HAN_DIGITS[c]) for c in decimals)) if decimals else 0.0)
+        found.append(Number(float(value), 1.0, False, match.start(), match.end()))
+    return found
+
+
 def foreign_number_words(text: str) -> list[Number]:
     """Numbers written in French, German, Spanish, Italian, Portuguese or Dutch words (``text2num``), for text without digits.
 

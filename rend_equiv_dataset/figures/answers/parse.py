@@ -72,7 +72,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
     last_marker,
@@ -763,7 +763,7 @@ def _last_conclusion(piece: str) -> int:
 def _read_number_words(piece: str) -> Verdict:
     runs = number_words(piece)
     if not runs:
-        foreign = foreign_number_words(piece)
+        foreign = foreign_number_words(piece) or han_numerals(piece)
         if len({n.value for n in foreign}) == 1:
             return Verdict(ANSWER, foreign[0])
         return Verdict(REFUSED) if foreign else Verdict(NOTHING)

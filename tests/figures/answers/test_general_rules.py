@@ -30,6 +30,7 @@
   category's place.
 - Under a ratio or "how many times" question, ``A:B`` and "the ratio is A to
   B" are read as A/B.
+- Chinese numerals are numbers: 十 百 千 万 亿 by position, 点 the decimal point.
 """
 
 from __future__ import annotations
@@ -280,3 +281,17 @@ def test_respectively_pairs_numbers_and_categories_in_order(output, target, expe
 )
 def test_a_ratio_is_read_as_its_quotient(output, question, target, expected):
     assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("十四点二", "14.2", True),
+        ("大约一千一百万。", "11000000", True),
+        ("秘鲁的进口额为三百零五亿美元。", "30500000000", True),
+        ("十四点二", "142", False),
+        ("十四或十五", "14", False),
+    ],
+)
+def test_chinese_numerals_are_numbers(output, target, expected):
+    assert grade(output, target, "number", question="What are the imports of Peru?").correct is expected
