@@ -323,6 +323,20 @@ def _respective(text: str, question: _Question) -> Reading | None:
     return _finish(Verdict(ANSWER, numbers[named.index(asked)]), question, "committed", sentence)
 
 
+def _marked_other_category(span: str, question: _Question) -> Reading | None:
+    """"Answer: Japan 30.5" when France was asked: the output's final answer is another category's value, read as given."""
+    if question.answer_type != "number" or not question.focus:
+        return None
+    head = sentences(span)[:1]
+    if not head:
+        return None
+    named = {m.label for m in mentions(head[0], question.index)}
+    numbers = [n for n in numbers_in(head[0]) if n.role == "answer" and not n.year]
+    if not named or named & question.focus or len(numbers) != 1:
+        return None
+    return Reading(_in_question_unit(numbers[0], question), "marker", MEDIUM, head[0][:160])
+
+
 def _labelled_result(text: str, question: _Question) -> Reading | None:
     """The last number the output labels with the quantity the question asks ("…, average 34.35."), if it names one."""
     pattern = question.aggregate
@@ -454,6 +468,9 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
+        elsewhere = _marked_other_category(span, reader)
+        if elsewhere is not None:
+            return elsewhere
     labelled = _labelled_result(visible, reader) or (_respective(visible, reader) if answer_type == "number" else None)
     if labelled is not None:
         return labelled

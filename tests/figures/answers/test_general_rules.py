@@ -31,6 +31,8 @@
 - Under a ratio or "how many times" question, ``A:B`` and "the ratio is A to
   B" are read as A/B.
 - Chinese numerals are numbers: 十 百 千 万 亿 by position, 点 the decimal point.
+- A final answer naming only another category with its value ("Answer:
+  Chile 11.0" when Peru was asked) is that value, never a number from before.
 """
 
 from __future__ import annotations
@@ -295,3 +297,15 @@ def test_a_ratio_is_read_as_its_quotient(output, question, target, expected):
 )
 def test_chinese_numerals_are_numbers(output, target, expected):
     assert grade(output, target, "number", question="What are the imports of Peru?").correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru: 14.2 bn USD\nChile: 11.0 bn USD\n\nAnswer: Chile 11.0", "14.2", False),
+        ("Peru: 14.2 bn USD\nChile: 11.0 bn USD\n\nAnswer: Peru 14.2", "14.2", True),
+        ("Peru is 14.2 and Chile 11.0.\nFinal answer: Chile, 11.0 bn USD", "14.2", False),
+    ],
+)
+def test_a_final_answer_about_another_category_is_read_as_given(output, target, expected):
+    assert grade(output, target, "number", question=FIGURE, labels=PEERS).correct is expected
