@@ -33,6 +33,9 @@
 - Chinese numerals are numbers: 十 百 千 万 亿 by position, 点 the decimal point.
 - A final answer naming only another category with its value ("Answer:
   Chile 11.0" when Peru was asked) is that value, never a number from before.
+- Superlatives and comparatives of temperature, rainfall and price name an
+  end of the scale: warmest/wettest are the highest, coldest/driest/cheapest
+  the lowest.
 """
 
 from __future__ import annotations
@@ -309,3 +312,20 @@ def test_chinese_numerals_are_numbers(output, target, expected):
 )
 def test_a_final_answer_about_another_category_is_read_as_given(output, target, expected):
     assert grade(output, target, "number", question=FIGURE, labels=PEERS).correct is expected
+
+
+CITIES = ("Lima", "Quito", "La Paz", "Santiago")
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Quito is colder than Lima, but La Paz is the coldest of all.", "Which city has the lowest average temperature?", "La Paz"),
+        ("The wettest city is Quito (1,100 mm); Lima gets 15 mm.", "Which city has the highest rainfall?", "Quito"),
+        ("Lima is warmer than Quito.", "Which is warmer: Lima or Quito?", "Lima"),
+        ("Santiago is the cheapest.", "Which city has the lowest rent?", "Santiago"),
+    ],
+)
+def test_superlatives_of_temperature_rainfall_and_price(output, question, expected):
+    for label in CITIES:
+        assert grade(output, label, "label", question=question, labels=CITIES).correct is (label == expected), label
