@@ -104,7 +104,7 @@ _LABEL_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _COMPARED_AMOUNT = re.compile(
-    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger)\s+than\b", re.IGNORECASE
+    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger|warmer|colder|hotter|cooler)\s+than\b", re.IGNORECASE
 )
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
@@ -254,6 +254,7 @@ class _Question:
     decrease: bool = False
     aggregate: re.Pattern[str] | None = None
     qualifiers: frozenset[str] = frozenset()
+    difference: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -274,7 +275,7 @@ class _Question:
             m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
-                   decrease, aggregate, qualifiers - _options(text, index))
+                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)))
 
 
 _DECREASE_QUESTION = re.compile(
@@ -353,6 +354,10 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
     return _finish(Verdict(ANSWER, chosen), question, "committed", evidence)
 
 
+_DIFFERENCE_QUESTION = re.compile(
+    r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|higher|lower|larger|smaller|warmer|colder)\b|\bdifference\b", re.IGNORECASE
+)
+"""A question asking a difference: "18.5 higher than France's" is then the answer, not a comparison's aside."""
 _QUALIFIER_BEFORE = re.compile(r"\b(?:in|for|during)\s+(?:the\s+)?$", re.IGNORECASE)
 """Before a label the question names as its series or period ("in the 2023 series", "for 2023"), not as an option."""
 
@@ -728,11 +733,17 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         words = _read_number_words(piece)
         if words.kind == ANSWER:
             return words
-    candidates = _drop_other_categories(piece, candidates, question)
+    compared = [n for n in candidates if _COMPARED_AMOUNT.match(piece, n.end)] if question.difference else []
+    # "2.1 higher than Bolivia and 3.2 higher than Chile": the amount compared with the asked category
+    against = [n for n in compared if {m.label for m in mentions(piece[n.end:n.end + 60].split(" and ")[0], question.index)} & question.focus]
+    candidates = against or _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
     candidates = _drop_starting_points(piece, candidates)
-    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
+    if question.difference:
+        candidates = [n for n in candidates if n in compared] or candidates
+    else:
+        candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
     for point in (_correction_point(piece), _last_conclusion(piece)):
         later = [n for n in candidates if n.start >= point]

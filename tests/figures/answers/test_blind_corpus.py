@@ -27,7 +27,7 @@ FIELDS = {"id", "output", "target", "answer_type", "question", "labels", "human_
 # corpus → (overall agreement, lowest agreement of any style, verbose, cot, largest share of false accepts, rows at least)
 THRESHOLDS = {
     "corpus_a": (0.95, 0.90, 0.90, 0.90, 0.02, 600),
-    "corpus_b": (0.97, 0.926, 0.968, 1.0, 0.0, 600),  # reached: 0.9710 overall, multilingual 0.927, verbose 0.969, no false accept
+    "corpus_b": (0.973, 0.926, 0.977, 1.0, 0.0, 600),  # reached: 0.9740 overall, multilingual 0.927, verbose 0.978, no false accept
 }
 
 

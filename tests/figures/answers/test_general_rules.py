@@ -36,6 +36,8 @@
 - Superlatives and comparatives of temperature, rainfall and price name an
   end of the scale: warmest/wettest are the highest, coldest/driest/cheapest
   the lowest.
+- Under a question asking a difference, the number stated as the amount of a
+  comparison ("3.2 bn higher than Chile's (14.2 vs 11.0)") is the answer.
 """
 
 from __future__ import annotations
@@ -329,3 +331,16 @@ CITIES = ("Lima", "Quito", "La Paz", "Santiago")
 def test_superlatives_of_temperature_rainfall_and_price(output, question, expected):
     for label in CITIES:
         assert grade(output, label, "label", question=question, labels=CITIES).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru's imports are 3.2 bn USD higher than Chile's (14.2 vs 11.0).", "3.2", True),
+        ("Peru's imports are 3.2 bn USD higher than Chile's (14.2 vs 11.0).", "14.2", False),
+        ("Peru is 2.1 higher than Bolivia and 3.2 higher than Chile.", "3.2", True),
+    ],
+)
+def test_the_amount_of_a_comparison_answers_a_difference_question(output, target, expected):
+    question = "By how much does Peru's value exceed Chile's?"
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
