@@ -29,9 +29,15 @@
 3. ``grade`` throughput. ``--lines`` short outputs (default 100,000; terse,
    sentence and marker styles, both answer types) written to a JSONL file and
    graded by ``rend-equiv grade`` in this process: microseconds per line,
-   next to the ChartQA rule on the same rows in the same run.
+   next to the ChartQA rule on the same rows in the same run. With
+   ``--before DIR`` (another checkout of the package, e.g. ``git worktree add
+   DIR <commit>``), the same file is graded by that checkout's ``grade`` in a
+   subprocess, next to this one's run the same way, and the ratio printed.
 
-Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000] [--lines 100000]``.
+The blind corpora A and B are both reported (neither is blind any more: the
+reader was improved on the classes each showed).
+
+Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000] [--lines 100000] [--before DIR]``.
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
 from rend_equiv_dataset.figures.answers.grade import grade_reading  # noqa: E402
 from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, parse_answer  # noqa: E402
 
-CORPUS_A = ROOT / "tests" / "figures" / "answers" / "blind" / "corpus_a.jsonl"
+CORPORA = tuple(ROOT / "tests" / "figures" / "answers" / "blind" / f"corpus_{name}.jsonl" for name in ("a", "b"))
 
 LABELS = ("Japan", "France", "Germany", "Chile")
 NUMBER_QUESTION = "What are the exports of Japan, in bn USD?"
@@ -121,7 +127,7 @@ def corpus_agreement(path: Path) -> None:
         entry = (result.correct == human, peer == human, result.correct and not human, reading.confidence < LOW_CONFIDENCE)
         groups["all"].append(entry)
         groups[row["style"]].append(entry)
-    print(f"Blind corpus A ({path.name}, {len(rows)} outputs; not blind since the reader was tuned on it)")
+    print(f"Blind corpus {path.stem[-1].upper()} ({path.name}, {len(rows)} outputs; not blind since the reader was tuned on it)")
     print(f"{'style':<14}{'n':>6}{'this reader':>14}{'ChartQA rule':>14}{'false accepts':>15}{'low conf.':>11}")
     for name, entries in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
         n = len(entries)
@@ -140,7 +146,27 @@ SHORT_LINES = (
 )
 
 
-def grade_throughput(lines: int) -> None:
+_TIMED_GRADE = (
+    "import sys, time\n"
+    "from rend_equiv_dataset.cli import main\n"
+    "start = time.perf_counter()\n"
+    "assert main(['grade', '--in', sys.argv[1], '--out', sys.argv[2], '--no-progress']) == 0\n"
+    "print(time.perf_counter() - start)\n"
+)
+"""``grade`` timed inside a fresh interpreter (imports and start-up excluded), for two checkouts compared alike."""
+
+
+def _grade_in_subprocess(checkout: Path, source: Path, out: Path) -> float:
+    import os
+    import subprocess
+
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    result = subprocess.run([sys.executable, "-c", _TIMED_GRADE, str(source), str(out)], env=env, check=True,
+                            capture_output=True, text=True)
+    return float(result.stdout.strip().splitlines()[-1])
+
+
+def grade_throughput(lines: int, before: Path | None = None) -> None:
     from rend_equiv_dataset.cli import main as cli
 
     rows = [SHORT_LINES[i % len(SHORT_LINES)] for i in range(lines)]
@@ -153,12 +179,19 @@ def grade_throughput(lines: int) -> None:
         start = time.perf_counter()
         assert cli(["grade", "--in", str(source), "--out", str(out), "--no-progress"]) == 0
         ours = time.perf_counter() - start
+        compared = None
+        if before is not None:
+            compared = (_grade_in_subprocess(ROOT, source, out), _grade_in_subprocess(before, source, out))
     start = time.perf_counter()
     for output, target, _, _, _ in rows:
         chartqa_relaxed(output, target)
     peer = time.perf_counter() - start
     print(f"grade on {lines:,} short lines: {ours / lines * 1e6:.1f} µs per line (file in and out included); "
           f"ChartQA rule on the same outputs: {peer / lines * 1e6:.2f} µs per line (ratio {ours / peer:.0f}×)")
+    if compared is not None:
+        now, then = compared
+        print(f"  in fresh interpreters: this checkout {now / lines * 1e6:.1f} µs per line, {before} {then / lines * 1e6:.1f} µs per line "
+              f"(this / before: {now / then:.2f})")
     print()
 
 
@@ -231,10 +264,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per timing; the best is printed (default 3)")
     parser.add_argument("--naive-max", type=int, default=10_000, help="largest output the previous rule is timed on (default 10000)")
     parser.add_argument("--lines", type=int, default=100_000, help="short lines graded for the throughput (default 100000)")
+    parser.add_argument("--before", type=Path, default=None,
+                        help="another checkout of the package whose grade is timed on the same file (default: none)")
     args = parser.parse_args()
     agreement(load_cases())
-    corpus_agreement(CORPUS_A)
-    grade_throughput(args.lines)
+    for corpus in CORPORA:
+        corpus_agreement(corpus)
+    grade_throughput(args.lines, args.before)
     timing(args.repeat, args.naive_max)
 
 

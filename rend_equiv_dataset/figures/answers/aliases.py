@@ -5,6 +5,9 @@
   translations it ships): ``United States`` is also ``United States of America``,
   ``USA``, ``U.S.``, ``Vereinigte Staaten``, ``美国``, ``アメリカ合衆国`` … Codes count
   only written in capitals (``US``, not the pronoun ``us``).
+- **Country names in other languages from CLDR** (``babel``: the territory
+  names of :data:`TERRITORY_LANGUAGES`): ``Fransa``, ``فرنسا``, ``Estados Unidos``, ``イギリス``;
+  world regions CLDR names too: ``Lateinamerika``, ``欧洲``, ``Amérique du Nord``.
 - **Everyday country names** ISO does not list (:data:`COLLOQUIAL`: ``Britain``,
   ``UK``, ``America``, ``Holland``, ``Russia`` …) and **business regions**
   (:data:`REGIONS`: ``APAC`` for Asia-Pacific, ``LatAm``, ``EMEA``, ``MEA``).
@@ -28,6 +31,9 @@ from functools import lru_cache, cache
 
 LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "zh_CN", "ja", "ko")
 """Languages whose country names are accepted (the iso-codes translations shipped with pycountry)."""
+
+TERRITORY_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "ar", "hi", "zh", "zh_Hant", "ja", "ko", "id", "vi")
+"""Languages whose CLDR territory names (babel) are accepted for a country label."""
 
 COLLOQUIAL: dict[str, tuple[str, ...]] = {
     "GB": ("UK", "U.K.", "Britain", "Great Britain", "England"),
@@ -70,6 +76,8 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
     country = _country(label)
     if country is not None:
         names.extend(_country_names(country))
+    else:
+        names.extend((name, False) for name in _territory_names().get(_world_region(key), ()))
     if _HAN.search(label):
         names.extend(_pinyin(label))
     return tuple(dict.fromkeys(name for name in names if _key(name[0]) and _key(name[0]) != key))
@@ -114,12 +122,36 @@ def _country_names(country: object) -> list[tuple[str, bool]]:
                     names.append((translated, False))
                     if "," in translated:
                         names.append((translated.split(",")[0], False))
+    names.extend((name, False) for name in _territory_names().get(alpha_2, ()))
     return names
+
+
+@lru_cache(maxsize=1)
+def _territory_names() -> dict[str, tuple[str, ...]]:
+    """Alpha-2 code (or a world region's number) → its CLDR names in :data:`TERRITORY_LANGUAGES` (babel), read once."""
+    from babel import Locale
+
+    names: dict[str, list[str]] = {}
+    for code in TERRITORY_LANGUAGES:
+        for territory, name in Locale.parse(code).territories.items():
+            names.setdefault(territory, []).append(name)
+    return {territory: tuple(dict.fromkeys(found)) for territory, found in names.items()}
+
+
+def _world_region(key: str) -> str:
+    """The CLDR code of a world region named in English (``Latin America`` → ``419``), or ``""``."""
+    return _world_regions().get(key, "")
+
+
+@lru_cache(maxsize=1)
+def _world_regions() -> dict[str, str]:
+    from babel import Locale
+
+    return {_key(name): code for code, name in Locale.parse("en").territories.items() if code.isdigit()}
 
 
 @cache
 def _translations(language: str) -> gettext.NullTranslations | None:
-
     import pycountry
 
     try:

@@ -31,6 +31,7 @@ Matching walks the word tokens once, trying spans of at most
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,6 +48,40 @@ _MONTHS = (
     ("november", "nov"), ("december", "dec"),
 )
 _MONTH = {name: f"month:{i + 1}" for i, names in enumerate(_MONTHS) for name in names}
+CALENDAR_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "zh", "ja", "ko")
+"""Languages whose CLDR month and quarter names (babel) match month and quarter labels."""
+_CJK_LOCALES = ("zh", "ja", "ko")
+
+
+@lru_cache(maxsize=1)
+def _calendar() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """CLDR month and quarter names in :data:`CALENDAR_LANGUAGES` (babel), read once.
+
+    Returns month key → ``month:N`` (English short forms included; other
+    languages' wide names only, and the abbreviated ones of Chinese, Japanese
+    and Korean, ``5月``: short forms such as ``ago`` or ``mar`` are everyday
+    words elsewhere), quarter name tokens → ``N`` (``3e trimestre``,
+    ``3. Quartal``, ``第3四半期``), and the tokens either can start with.
+    """
+    from babel.dates import get_month_names, get_quarter_names
+
+    months = dict(_MONTH)
+    quarters: dict[str, str] = {}
+    starts = set(_MONTH)
+    for code in CALENDAR_LANGUAGES:
+        for context in ("format", "stand-alone"):
+            for width in ("wide", "abbreviated") if code in _CJK_LOCALES else ("wide",):
+                for number, name in get_month_names(width, context, code).items():
+                    tokens = [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]
+                    if tokens:
+                        months.setdefault("".join(tokens), f"month:{number}")
+                        starts.add(tokens[0])
+            for number, name in get_quarter_names("wide", context, code).items():
+                tokens = [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]  # as outputs are read
+                if tokens:
+                    quarters.setdefault(" ".join(tokens), str(number))
+                    starts.add(tokens[0])
+    return months, quarters, frozenset(starts)
 _ORDINARY = frozenset(
     """a an the and or but not no yes may can will go do did does is are was were be been it its this that these those
     in on at of to for by with from up down out over under off new old other others rest all any some none total sum mean
@@ -77,6 +112,7 @@ class LabelIndex:
     cased: frozenset[str] = frozenset()
 
 
+@lru_cache(maxsize=65536)
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -95,9 +131,12 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
         singular = "".join(tokens[:-1]) + _singular(tokens[-1])
         if singular != joined:
             keys.append(singular)
-    if len(tokens) == 1 and joined in _MONTH:
-        keys.append(_MONTH[joined])
-    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter"):
+    months, quarters, _ = _calendar()
+    if len(tokens) <= 3 and joined in months:
+        keys.append(months[joined])
+    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1], tokens[0][1:2])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter") or (
+        len(tokens) > 1 and _QUARTER_WORDS.intersection(tokens)
+    ):
         quarter = _quarter(tokens)
         if quarter:
             keys.append(quarter)
@@ -110,12 +149,40 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
     return keys
 
 
+@lru_cache(maxsize=65536)
+def _span_keys(tokens: tuple[str, ...], years: bool) -> tuple[str, ...]:
+    """:func:`_keys` of a span of an output, cached: outputs repeat the same few words."""
+    return tuple(_keys(list(tokens), years))
+
+
 _ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quarter (?:of )?(\d{4})")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
 
 
+_QUARTER_WORDS = frozenset({"quarter", "trimestre", "quartal", "kwartaal", "квартал", "çeyrek", "kvartal", "kwartał", "期", "度", "분기"})
+"""The words CLDR quarter names are built on: a span holding none of them is not tried as a quarter."""
+_YEAR_LINK = frozenset({"of", "de", "del", "di", "des", "do", "da", "von", "van", "年"})
+
+
 def _quarter(tokens: list[str]) -> str | None:
     joined = " ".join(tokens)
+    table = _calendar()[1]
+    if joined in table:
+        return f"quarter:{table[joined]}:"
+    if len(tokens) > 1:
+        head, year = tokens[:-1], tokens[-1]
+        if len(head) > 1 and head[-1] in _YEAR_LINK:
+            head = head[:-1]
+        if " ".join(head) in table and re.fullmatch(r"(?:19|20)\d\d", year):
+            return f"quarter:{table[' '.join(head)]}:{year[-2:]}"
+        head, year = tokens[1:], tokens[0]
+        if head and head[0] == "年":
+            head = head[1:]
+        if " ".join(head) in table and re.fullmatch(r"(?:19|20)\d\d", year):
+            return f"quarter:{table[' '.join(head)]}:{year[-2:]}"
+    reversed_form = re.fullmatch(r"([1-4])q'?(\d{2}|(?:19|20)\d\d)|([1-4])q ((?:19|20)\d\d)", joined)  # 3Q22, 3Q 2022
+    if reversed_form is not None:
+        return f"quarter:{reversed_form.group(1) or reversed_form.group(3)}:{(reversed_form.group(2) or reversed_form.group(4))[-2:]}"
     ordinal = _ORDINAL_QUARTER.fullmatch(joined)
     if ordinal is not None:
         return f"quarter:{_ORDINALS[ordinal.group(1)]}:{ordinal.group(2)[-2:]}"
@@ -165,8 +232,10 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
                     clashes.add(key)
                 keys[key] = label
                 (cased if upper else uncased).add(key)
+    if any(_keys([t.lower() for t in _TOKEN.findall(label)], years)[-1].startswith("month:") for label in labels if _TOKEN.search(label)):
+        longest = max(longest, 3)  # "十一月" is three tokens
     if any(_quarter(_TOKEN.findall(label.lower())) for label in labels):
-        longest = max(longest, 4)
+        longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
     exact = {"".join(t.lower() for t in _TOKEN.findall(label)): label for label in labels}
     for key in clashes:
         if key in exact:
@@ -179,10 +248,15 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
 
 def _may_start(token: str, index: LabelIndex) -> bool:
     """Whether an alias can start at this token (a cheap test before trying spans)."""
+    return token in index.prefixes or _singular(token) in index.prefixes or _may_start_any(token)
+
+
+@lru_cache(maxsize=65536)
+def _may_start_any(token: str) -> bool:
+    """Whether a month, quarter or fiscal-year alias can start at this token, whatever the labels (cached per token)."""
     return (
-        token in index.prefixes
-        or _singular(token) in index.prefixes
-        or token in _MONTH
+        token in _calendar()[2]
+        or (token[:1] in "1234" and token[1:2] == "q")
         or token[:1] == "q"
         or token[:2] == "fy"
         or token in _ORDINALS
@@ -206,7 +280,7 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
             i += 1
             continue
         for n in range(min(index.longest, len(tokens) - i), 0, -1):
-            for key in _keys(lowered[i:i + n], index.years):
+            for key in _span_keys(tuple(lowered[i:i + n]), index.years):
                 label = index.keys.get(key)
                 if label is not None:
                     hit = (label, n, key)
@@ -222,11 +296,18 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
         if key in index.cased and not (written.isupper() or "." in written):
             i += 1
             continue
+        if _CURRENCY_AFTER.match(text, end):  # "US dollars", "Hong Kong dollars": a currency, not the category
+            i += n
+            continue
         capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
         if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n
     return found
+
+
+_CURRENCY_AFTER = re.compile(r"\s?(?:\$|dollars?\b|dólares\b|dollari\b|Dollar\b)", re.IGNORECASE)
+"""After a country name or code: the words name its currency."""
 
 
 def _sentence_start(text: str, start: int) -> bool:

@@ -78,17 +78,18 @@ _NEGATION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _OR_BETWEEN = re.compile(
-    r"(?:,\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
-    r"\b(?:between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
+    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
     re.IGNORECASE,
 )
 _CJK_RANGE_BETWEEN = frozenset({"から", "에서", "와", "과", "と", "与", "和", "到", "至", "～", "~"})
-_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)")
-"""After the second number of a range written the East Asian way ("30到40之间", "30から40の間", "30에서 40 사이")."""
-_RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-"})
+_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)|\s*(?:[^\W\d_]+\s+){0,2}aras[ıi]nda\b")
+"""After the second number of a range written the East Asian or Turkish way ("30到40之间", "30から40の間", "30에서 40 사이",
+"30 ila 40 milyar arasında")."""
+_RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-", "ila", "ile"})
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     if _negative(text, start):
         value = -value
         start -= 1 if text[start - 1] == "-" else 0
-    elif value > 0 and _WORDED_DECREASE.search(text[max(0, start - 40):start]):
+    elif value > 0 and (_WORDED_DECREASE.search(text[max(0, start - 40):start]) or _WORDED_DECREASE_AFTER.match(text, end, end + 40)):
         value = -value
     if not math.isfinite(value * scale):
         return None
@@ -207,10 +208,19 @@ _WORDED_DECREASE = re.compile(
     r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+(?:of|:)|\b(?:deficit|net\s+loss)\s*[:=]"
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
-    r"|\b(?:baj[oó]|cay[oó]|disminuy[oó]|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?))"
-    r"\s+(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$",
+    r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?"
+    r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de))"
+    r"\s+(?:(?:un|una|el|la|le|del|de|um|uno|an?)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
+    r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
 )
+_WORDED_DECREASE_AFTER = re.compile(
+    r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
+    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero)\b",
+    re.IGNORECASE,
+)
+"""A deficit or a temperature below zero stated in words after a positive number ("845 million deficit",
+"6.5 degrees below zero"): the number is read negative."""
 """A decrease stated in words before a positive number ("fell by 8.9%", "a deficit of 845"): the number is read negative."""
 
 
@@ -368,8 +378,29 @@ def number_words(text: str) -> list[tuple[float | None, int, int]]:
             _NOT_A_NUMBER_AFTER.match(text, match.end()) or _NOT_A_NUMBER_BEFORE.search(text[max(0, match.start() - 12):match.start()])
         ):
             continue
-        runs.append((_words_value(words), match.start(), match.end()))
+        value, end = _words_value(words), match.end()
+        if value is not None:
+            value, end = _with_fraction(text, value, end)
+        runs.append((value, match.start(), end))
     return runs
+
+
+_AND_A = re.compile(r"(?:\s*and\s+)?a\s+(half|quarter)\b", re.IGNORECASE)
+_DENOMINATOR = re.compile(r"[\s-]*(half|halves|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?)\b", re.IGNORECASE)
+_DENOMINATORS = {"half": 2, "halve": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+                 "tenth": 10}
+
+
+def _with_fraction(text: str, value: float, end: int) -> tuple[float, int]:
+    """A run of number words with the fraction after it: "two and a half" is 2.5, "one-eighth" 0.125, "three quarters" 0.75."""
+    half = _AND_A.match(text, end)
+    if half is not None and value == int(value):
+        return value + (0.5 if half.group(1).lower() == "half" else 0.25), half.end()
+    denominator = _DENOMINATOR.match(text, end)
+    if denominator is not None and 0 < value <= 10 and value == int(value):
+        word = denominator.group(1).lower().removesuffix("s")
+        return value / _DENOMINATORS[word], denominator.end()
+    return value, end
 
 
 def _words_value(words: list[str]) -> float | None:
@@ -424,6 +455,41 @@ _FOREIGN_HINT = re.compile(
 )
 """A cheap test that a piece may hold number words in :data:`WORD_LANGUAGES` before ``text2num`` is asked."""
 _WORD_PERCENT = re.compile(r"\b(?:pour\s?cent|por\s?ciento|per\s?cento|por\s?cento|prozent|procent)\b", re.IGNORECASE)
+
+
+_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_HAN_SECTIONS = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
+_HAN_NUMERAL = re.compile(
+    "[零〇一二两兩三四五六七八九十百千万萬亿億]{2,}(?:[点點][零〇一二三四五六七八九]+)?|[零〇一二两兩三四五六七八九十][点點][零〇一二三四五六七八九]+"
+)
+"""A number written in Chinese numerals (``四十二点七``, ``三千五百万``); one character alone is a word, not a number."""
+
+
+def han_numerals(text: str) -> list[Number]:
+    """Numbers written in Chinese numerals, for text without digits (the positional grammar of 十 百 千 万 亿 and 点).
+
+    >>> [n.value for n in han_numerals("四十二点七，三千五百万，两百零五，二〇二二")]
+    [42.7, 35000000.0, 205.0, 2022.0]
+    """
+    found = []
+    for match in _HAN_NUMERAL.finditer(text):
+        whole, _, decimals = match.group(0).replace("點", "点").partition("点")
+        total, section, digit = 0, 0, 0
+        if all(char in _HAN_DIGITS for char in whole):  # 二〇二二: digit by digit
+            whole, digit = "", int("".join(str(_HAN_DIGITS[char]) for char in whole))
+        for char in whole:
+            if char in _HAN_DIGITS:
+                digit = _HAN_DIGITS[char]
+            elif char in _HAN_UNITS:
+                section += (digit or 1) * _HAN_UNITS[char]
+                digit = 0
+            else:
+                total += (section + digit) * _HAN_SECTIONS[char]
+                section = digit = 0
+        value = total + section + digit + (float("0." + "".join(str(_HAN_DIGITS[c]) for c in decimals)) if decimals else 0.0)
+        found.append(Number(float(value), 1.0, False, match.start(), match.end()))
+    return found
 
 
 def foreign_number_words(text: str) -> list[Number]:

@@ -72,7 +72,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
     last_marker,
@@ -104,7 +104,7 @@ _LABEL_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _COMPARED_AMOUNT = re.compile(
-    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger)\s+than\b", re.IGNORECASE
+    r"\s*(?:[^\W\d_]+\s+){0,2}(?:more|less|higher|lower|greater|smaller|fewer|larger|bigger|warmer|colder|hotter|cooler)\s+than\b", re.IGNORECASE
 )
 _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
@@ -146,25 +146,29 @@ _NEGATED_BEFORE = re.compile(
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _HIGH_OTHER = (
-    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?"
+    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|h[öo]here?[nrs]?|h[öo]her|gr[öo]ßere?[nrs]?|gr[öo]ßer|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?"
     r"|plus\s+grande?s?|самы[йхеая]\s+(?:высок|больш)\w*|наибольш\w*|più\s+alt[oiae]|maggiore|mais\s+alt[oa]s?|maior(?:es)?"
 )
 _LOW_OTHER = (
-    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
+    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|niedrigere?[nrs]?|niedriger|kleinere?[nrs]?|kleiner|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
     r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
 )
-_HIGH = _HIGH_OTHER + r"|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
-_LOW = _LOW_OTHER + r"|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_HIGH = _HIGH_OTHER + r"|warmest|hottest|wettest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
+_LOW = _LOW_OTHER + r"|coldest|coolest|driest|cheapest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(
     rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
     re.IGNORECASE,
 )
-_THAN = re.compile(r"\bthan\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
+_THAN = re.compile(r"\b(?:than|que|als|che|чем)\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
-_RATIO_QUESTION = re.compile(r"\bratio\b", re.IGNORECASE)
-_RATIO = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])")
+_RATIO_QUESTION = re.compile(r"\bratio\b|\bhow\s+many\s+times\b|\btimes\s+(?:as\s+\w+|larger|bigger|higher|greater|more)\b", re.IGNORECASE)
+_RATIO = re.compile(
+    r"(?<![\d.:])(\d+(?:\.\d+)?)\s?:\s?(\d+(?:\.\d+)?)(?![\d:])|\bratio\s+(?:is|of|was)\s+(\d+(?:\.\d+)?)\s+to\s+(\d+(?:\.\d+)?)\b",
+    re.IGNORECASE,
+)
+"""A ratio written ``35:11`` or "the ratio is 35 to 11", read as its quotient under a ratio or "how many times" question."""
 _CONTEXT_BEFORE = re.compile(
     r"\b(?:(?:up|down|rising|falling|increas(?:ed|ing)|decreas(?:ed|ing)|climb(?:ed|ing)|grew|growing)\s+from|compared\s+(?:to|with)"
     r"|versus|vs\.?|relative\s+to|against|previous(?:ly)?|prior)\s+(?:about\s+|around\s+|roughly\s+)?[$€£¥]?\s?$",
@@ -193,6 +197,12 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 """A refusal the reader recognises: no answer, read with confidence (not a style it does not know)."""
+_UNDECIDED = re.compile(
+    r"\b(?:(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|judge|know)|can(?:no|')t\s+(?:say|tell|determine)|(?:un|not\s+)clear"
+    r"|not\s+sure|unsure)\s+which\b|\btoo\s+close\s+to\s+call\b",
+    re.IGNORECASE,
+)
+"""A statement that the output cannot decide which item answers ("hard to say which is higher"): no answer, when it ends the output."""
 _MARKED_HEAD = re.compile(r"[\s*_`'\"#:]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?(?=[-$€£¥₹.\d])", re.IGNORECASE)
 _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNORECASE)
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
@@ -241,6 +251,10 @@ class _Question:
     ratio: bool = False
     asks_year: bool = False
     percent: bool = False
+    decrease: bool = False
+    aggregate: re.Pattern[str] | None = None
+    qualifiers: frozenset[str] = frozenset()
+    difference: bool = False
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -254,7 +268,108 @@ class _Question:
         ratio = bool(_RATIO_QUESTION.search(text))
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
         percent = bool(_PERCENT_QUESTION.search(text))
-        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent)
+        decrease = bool(_DECREASE_QUESTION.search(text))
+        asked = _AGGREGATE_QUESTION.search(text) if answer_type == "number" else None
+        aggregate = _aggregate_before(asked.group(1).lower()) if asked is not None else None
+        qualifiers = frozenset(
+            m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
+        ) if text and answer_type == "label" else frozenset()
+        return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
+                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)))
+
+
+_DECREASE_QUESTION = re.compile(
+    r"\b(?:deficits?|loss(?:es)?|declines?d?|decreases?d?|drops?|dropped|fall|fell|shrink|shrank|reductions?|lower|less)\b", re.IGNORECASE
+)
+"""A question that names the decrease itself ("What is the deficit?", "By how much did exports fall?") asks its size."""
+
+
+_AGGREGATE_QUESTION = re.compile(r"\b(average|mean|median|total|sum|difference)\b", re.IGNORECASE)
+_AGGREGATE_WORDS = {
+    "average": "average|mean", "mean": "mean|average", "median": "median", "total": "total|sum", "sum": "sum|total",
+    "difference": "difference|gap",
+}
+"""The words an output names the quantity a question asks with ("What is the average ...?": "average 34.35", "the mean is 26")."""
+
+
+@lru_cache(maxsize=16)
+def _aggregate_before(word: str) -> re.Pattern[str]:
+    """The text right before a number labelled as the asked quantity: ``average 34.35``, ``the total is about 131``, ``difference: 4``."""
+    return re.compile(
+        rf"\b(?:{_AGGREGATE_WORDS[word]})\b(?:\s+(?:is|was|of|comes\s+to|equals|would\s+be))?\s*[:=]?\s*"
+        r"(?:(?:about|around|approximately|roughly|~|≈)\s*)?[$€£¥]?\s?$",
+        re.IGNORECASE,
+    )
+
+
+_RESPECTIVELY = re.compile(r"\b(?:respectively|beziehungsweise|respectivement|respectivamente|rispettivamente|соответственно)\b|分别", re.IGNORECASE)
+
+
+def _respective(text: str, question: _Question) -> Reading | None:
+    """"1.6, 2.4 and 0.8 for France, Japan and Peru respectively": the number in the asked category's place."""
+    categories = [label for label in question.focus if not label.isdigit()]
+    if len(categories) != 1:
+        return None
+    marker = _RESPECTIVELY.search(text, max(0, len(text) - LOOK_BACK_REFUSAL))
+    if marker is None:
+        return None
+    sentence = next((piece for piece in sentences(text[max(0, marker.start() - 400):marker.end()])[-1:]), "")
+    found = mentions(sentence, question.index)
+    periods = {m.start for m in found if m.label.isdigit()}
+    numbers = [n for n in numbers_in(sentence) if n.role == "answer" and not n.year and n.start not in periods]
+    named = [m.label for m in found if not m.label.isdigit()]
+    (asked,) = categories
+    if len(numbers) < 2 or len(numbers) != len(named) or named.count(asked) != 1:
+        return None
+    return _finish(Verdict(ANSWER, numbers[named.index(asked)]), question, "committed", sentence)
+
+
+def _marked_other_category(span: str, question: _Question) -> Reading | None:
+    """"Answer: Japan 30.5" when France was asked: the output's final answer is another category's value, read as given."""
+    if question.answer_type != "number" or not question.focus:
+        return None
+    head = sentences(span)[:1]
+    if not head:
+        return None
+    named = {m.label for m in mentions(head[0], question.index)}
+    numbers = [n for n in numbers_in(head[0]) if n.role == "answer" and not n.year]
+    if not named or named & question.focus or len(numbers) != 1:
+        return None
+    return Reading(_in_question_unit(numbers[0], question), "marker", MEDIUM, head[0][:160])
+
+
+def _labelled_result(text: str, question: _Question) -> Reading | None:
+    """The last number the output labels with the quantity the question asks ("…, average 34.35."), if it names one."""
+    pattern = question.aggregate
+    if pattern is None:
+        return None
+    window = tail_window(text)
+    chosen = None
+    for number in numbers_in(window):
+        if number.role == "answer" and pattern.search(window, max(0, number.start - 40), number.start):
+            chosen = number
+    if chosen is None:
+        return None
+    evidence = window[max(0, chosen.start - 40):chosen.end]
+    return _finish(Verdict(ANSWER, chosen), question, "committed", evidence)
+
+
+_DIFFERENCE_QUESTION = re.compile(
+    r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|higher|lower|larger|smaller|warmer|colder)\b|\bdifference\b", re.IGNORECASE
+)
+"""A question asking a difference: "18.5 higher than France's" is then the answer, not a comparison's aside."""
+_QUALIFIER_BEFORE = re.compile(r"\b(?:in|for|during)\s+(?:the\s+)?$", re.IGNORECASE)
+"""Before a label the question names as its series or period ("in the 2023 series", "for 2023"), not as an option."""
+
+
+def _options(text: str, index: LabelIndex) -> frozenset[str]:
+    """The labels a question offers as options ("France or Peru", "in 2023 or in 2024")."""
+    found = mentions(text, index)
+    options: set[str] = set()
+    for left, right in zip(found, found[1:]):
+        if _OR.search(text[left.end:right.start]):
+            options.update((left.label, right.label))
+    return frozenset(options)
 
 
 @lru_cache(maxsize=4096)
@@ -276,8 +391,9 @@ class Reading(NamedTuple):
     ``value`` is the answer (``None``: no answer); ``rule`` names the step that
     decided (:data:`RULES`); ``confidence`` is :data:`HIGH`, :data:`MEDIUM` or
     :data:`LOW`; ``evidence`` is the piece of text the answer was read from;
-    ``either_sign`` marks a number whose sign came from words ("fell by 8.9%"),
-    which a grader accepts with either sign.
+    ``also`` holds other values the same words support: the number as written
+    before a scale word, and the size of a decrease when the question names
+    the decrease ("a deficit of 845" for "What is the deficit?").
     """
 
     value: ParsedAnswer
@@ -357,6 +473,16 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_marked(span, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "marker", span)
+        elsewhere = _marked_other_category(span, reader)
+        if elsewhere is not None:
+            return elsewhere
+    labelled = _labelled_result(visible, reader) or (_respective(visible, reader) if answer_type == "number" else None)
+    if labelled is not None:
+        return labelled
+    last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]
+    undecided = _UNDECIDED.search(last[0]) if last else None
+    if undecided is not None and not re.search(r"\bbut\b", last[0][undecided.end():], re.IGNORECASE):
+        return Reading(None, "refusal", HIGH, last[0][:160])
     if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
@@ -430,7 +556,9 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
     if ambiguous:
         confidence = LOW if rule == "committed" else MEDIUM
     if isinstance(value, Number):
-        also = (value.value,) if value.scale != 1.0 and not question.unit else ()
+        also: tuple[float, ...] = (value.value,) if value.scale != 1.0 and not question.unit else ()
+        if question.decrease and value.value < 0:  # "the deficit is 845" and "a deficit of 845" both answer "What is the deficit?"
+            also += (-_in_question_unit(value, question),)
         return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
     if isinstance(value, float | str):
         return Reading(value, rule, confidence, evidence)
@@ -441,7 +569,8 @@ def _in_question_unit(number: Number, question: _Question) -> float:
     value = number.value
     if number.scale != 1.0:
         value = value * number.scale / question.scale
-    elif question.scale > 1.0 and abs(value) >= 10 * question.scale:
+    elif question.scale > 1.0 and abs(value) >= (question.scale if question.scale >= 1e6 else 10 * question.scale):
+        # 8,000,000,000 under "in bn" is written out in units; 1,200 under "in thousands" may already be thousands
         value = value / question.scale
     if number.percent and question.fraction:
         value /= 100.0
@@ -583,8 +712,9 @@ def _correction_point(piece: str) -> int:
 def _read_number(piece: str, question: _Question) -> Verdict:
     if question.ratio:
         ratio = _RATIO.search(piece)
-        if ratio is not None and float(ratio.group(2)) != 0:
-            value = float(ratio.group(1)) / float(ratio.group(2))
+        terms = (ratio.group(1) or ratio.group(3), ratio.group(2) or ratio.group(4)) if ratio is not None else ("", "0")
+        if ratio is not None and float(terms[1]) != 0:
+            value = float(terms[0]) / float(terms[1])
             return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
     found = numbers_in(piece)
     if not found:
@@ -603,11 +733,17 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         words = _read_number_words(piece)
         if words.kind == ANSWER:
             return words
-    candidates = _drop_other_categories(piece, candidates, question)
+    compared = [n for n in candidates if _COMPARED_AMOUNT.match(piece, n.end)] if question.difference else []
+    # "2.1 higher than Bolivia and 3.2 higher than Chile": the amount compared with the asked category
+    against = [n for n in compared if {m.label for m in mentions(piece[n.end:n.end + 60].split(" and ")[0], question.index)} & question.focus]
+    candidates = against or _drop_other_categories(piece, candidates, question)
     if not candidates:
         return Verdict(NOTHING)
     candidates = _drop_starting_points(piece, candidates)
-    candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
+    if question.difference:
+        candidates = [n for n in candidates if n in compared] or candidates
+    else:
+        candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
     for point in (_correction_point(piece), _last_conclusion(piece)):
         later = [n for n in candidates if n.start >= point]
@@ -655,7 +791,7 @@ def _last_conclusion(piece: str) -> int:
 def _read_number_words(piece: str) -> Verdict:
     runs = number_words(piece)
     if not runs:
-        foreign = foreign_number_words(piece)
+        foreign = foreign_number_words(piece) or han_numerals(piece)
         if len({n.value for n in foreign}) == 1:
             return Verdict(ANSWER, foreign[0])
         return Verdict(REFUSED) if foreign else Verdict(NOTHING)
@@ -715,6 +851,8 @@ def _negated(piece: str, mention: Mention) -> bool:
 
 def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     found = mentions(piece, question.index, alone=alone)
+    if question.qualifiers and any(m.label not in question.qualifiers for m in found):
+        found = [m for m in found if m.label not in question.qualifiers]  # "in the 2023 series Peru's bar ...": 2023 is context
     if not found:
         return Verdict(NOTHING)
     chain = _ordering_chain(piece, found)

@@ -74,8 +74,19 @@ def prepare(text: str) -> str:
         text = _GROUP_SPACE.sub("", text)
     if "½" in text or "¼" in text or "¾" in text:
         text = _VULGAR.sub(lambda m: f"{m.group(1) or '0'}.{_VULGAR_VALUE[m.group(2)]}", text)
+    if "10" in text and _POWER_OF_TEN.search(text):
+        text = _POWER_OF_TEN.sub(_exponent, text)
     text = unicodedata.normalize("NFKC", text)
     return _DASH_SIGN.sub("-", text)
+
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_POWER_OF_TEN = re.compile(r"\s?[×xX*·]\s?10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+"""``× 10⁶`` with a superscript exponent (NFKC alone would make it ``106``)."""
+
+
+def _exponent(match: re.Match[str]) -> str:
+    return "e" + match.group(1).translate(_SUPERSCRIPT)
 
 
 _THINK_OPEN = re.compile(r"<(?:think|thinking|reasoning)>", re.IGNORECASE)
@@ -122,11 +133,15 @@ def reasoning_text(text: str) -> str:
 
 
 _AFTER_ANSWER = re.compile(
-    r"answer\b(?:\s+is\b\s*:?|\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
+    r"answer\b(?:\s+is\b\s*:?|[\"']?\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
 )
 _FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
 _SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
+_GO_WITH = re.compile(
+    r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with)\b\s*:?\s*"
+)
+"""A first-person commitment ("I'll go with 9.8", "I'd settle on 50"): the answer follows, as after a marker."""
 _BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
 
 
@@ -148,6 +163,10 @@ _OTHER_MARKER = re.compile(
     r"|(?:最终)?答案(?:是|为|：|:)|回答(?:：|:|は)|答え(?:は|：|:)|정답(?:은|:|：)|답(?::|：))\s*",
     re.IGNORECASE,
 )
+
+
+_OTHER_MARKER_STEMS = ("antw", "pons", "spue", "spos")
+"""Every ASCII spelling :data:`_OTHER_MARKER` matches holds one of these (antwort, antwoord, reponse, respuesta, risposta, resposta)."""
 
 
 def _other_language_marker(text: str, start: int) -> int | None:
@@ -186,9 +205,17 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if match is not None:
             best = match.end()
             break
-    other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
+    other = None
+    if not lowered.isascii() or any(stem in lowered for stem in _OTHER_MARKER_STEMS):  # most outputs: one cheap test, no regex pass
+        other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
     if other is not None and other > best:
         best = other
+    for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
+        if commitment.end() > best:
+            best = commitment.end()
+    arrow = max(lowered.rfind("→"), lowered.rfind("=>"))
+    if arrow > best and "\n" not in text[arrow:].strip():  # "Japan (30.5) vs France (12) → Japan": the conclusion ends the output
+        best = arrow + (1 if text[arrow] == "→" else 2)
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:
@@ -260,7 +287,7 @@ def tail_window(text: str) -> str:
     return window[cut + 1:] if 0 <= cut < 400 else window
 
 
-_LEAD_END = re.compile(r"\n|(?<=[.!?])\s|(?<=\S)\s+(?:-\s(?![-$€£¥\d])|\()|,\s")
+_LEAD_END = re.compile(r"\n|(?<=[.!?])\s|(?<=\S)(?<![-+*/×÷=])\s+(?:-\s(?![-$€£¥\d(])|\()|,\s")
 
 
 def lead_segment(text: str) -> tuple[str, str]:

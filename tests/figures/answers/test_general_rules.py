@@ -1,0 +1,346 @@
+"""Rules stated in general after corpus B's failure classes, each on outputs written here (none from a corpus).
+
+- A sign stated in words (before or after the number, in several languages)
+  makes the number negative; a question that names the decrease itself asks
+  its size, so the size is right too.
+- Month, quarter, country and world-region labels match their CLDR names in
+  other languages (babel), and ``3Q22`` is the third quarter of 2022.
+- A first-person commitment ("I'll go with 9.8") is where the answer is, as
+  after a marker.
+- An output that ends saying it cannot tell which item answers gives no answer.
+- Ranges and hedges written as other languages and writers do ("somewhere
+  from 125 to 135", "12 ila 13 milyar arasında", "— ou peut-être 212") are no answer.
+- A country name before a currency word ("US dollars") names the currency,
+  not the category; a JSON ``"answer"`` key is a marker; ``× 10⁶`` is an
+  exponent; an expression with a bracketed operand is read to its result; a
+  number written out in units under a question in millions or billions is
+  converted.
+- A comparison in French, Spanish, Italian, German or Russian ("plus élevées
+  que", "höher als") decides between its two items as "higher than" does.
+- An arrow ending the output ("A (30) vs B (12) → A") leads to its conclusion.
+- A number the output labels with the quantity the question asks (average,
+  mean, median, total, sum, difference) is the answer, wherever it stands
+  among the operands.
+- Number words carry the fraction after them: "three and a half", "one-fifth",
+  "two thirds".
+- A label the question names as its series or period ("in the 2021 series")
+  is context in the output, not a candidate answer, unless the question
+  offers it as an option.
+- "A, B and C ... for X, Y and Z respectively": the number in the asked
+  category's place.
+- Under a ratio or "how many times" question, ``A:B`` and "the ratio is A to
+  B" are read as A/B.
+- Chinese numerals are numbers: 十 百 千 万 亿 by position, 点 the decimal point.
+- A final answer naming only another category with its value ("Answer:
+  Chile 11.0" when Peru was asked) is that value, never a number from before.
+- Superlatives and comparatives of temperature, rainfall and price name an
+  end of the scale: warmest/wettest are the highest, coldest/driest/cheapest
+  the lowest.
+- Under a question asking a difference, the number stated as the amount of a
+  comparison ("3.2 bn higher than Chile's (14.2 vs 11.0)") is the answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rend_equiv_dataset.figures.answers.grade import grade
+
+BALANCE = "What is the trade balance of Chile in 2019, in million EUR?"
+TEMPERATURE = "What is the average July temperature in Vostok, in °C?"
+CHANGE = "What was the change in retail sales in 2020, in %?"
+
+# (output, target, question, a careful grader's verdict)
+SIGN_WORDS = [
+    ("A deficit of 120 million euros.", "-120", BALANCE, True),
+    ("Chile ran a 120 million deficit that year.", "-120", BALANCE, True),
+    ("120 million deficit", "120", BALANCE, False),
+    ("Un déficit de 120 millions d'euros.", "-120", BALANCE, True),
+    ("Ein Defizit von 120 Mio. EUR.", "-120", BALANCE, True),
+    ("Hubo un déficit de 120 millones.", "-120", BALANCE, True),
+    ("智利2019年贸易逆差，赤字120百万欧元。", "-120", BALANCE, True),
+    ("It averages 65 degrees below zero.", "-65", TEMPERATURE, True),
+    ("Vostok: 65 °C below zero in July.", "-65", TEMPERATURE, True),
+    ("Il fait 65 degrés sous zéro.", "-65", TEMPERATURE, True),
+    ("沃斯托克七月平均气温为零下65摄氏度。", "-65", TEMPERATURE, True),
+    ("Las ventas minoristas cayeron un 3,4 %.", "-3.4", CHANGE, True),
+    ("Las ventas minoristas cayó un 3,4 % en 2020.", "-3.4", CHANGE, True),
+    ("2020年零售额下降了3.4%。", "-3.4", CHANGE, True),
+    ("2020年零售额下降了3.4%。", "3.4", CHANGE, False),
+    ("Retail sales grew 3.4% in 2020.", "-3.4", CHANGE, False),
+]
+
+
+@pytest.mark.parametrize(("output", "target", "question", "expected"), SIGN_WORDS)
+def test_a_sign_stated_in_words_makes_the_number_negative(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question"),
+    [
+        ("A deficit of 120 million.", "What is the trade deficit of Chile in 2019, in million EUR?"),
+        ("Exports fell by 7.5%.", "By how much did exports fall in 2020, in %?"),
+        ("a 7.5% decline", "How large was the decline in exports, in %?"),
+    ],
+)
+def test_a_question_naming_the_decrease_asks_its_size(output, question):
+    target = "120" if "deficit" in question else "7.5"
+    assert grade(output, target, "number", question=question).correct
+    assert grade(output, "-" + target, "number", question=question).correct
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+QUARTERS = ("Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023")
+COUNTRIES = ("Brazil", "Mexico", "United Kingdom", "South Korea", "Egypt")
+REGIONS = ("Europe", "Latin America", "Northern America", "Africa")
+
+# (output, labels, the label a careful grader reads, or None)
+TRANSLATED = [
+    ("agosto", MONTHS, "Aug"),
+    ("Der regenreichste Monat ist der Oktober.", MONTHS, "Oct"),
+    ("十一月", MONTHS, "Nov"),
+    ("11月です。", MONTHS, "Nov"),
+    ("It rained a lot two years ago.", MONTHS, None),  # "ago" is an Italian/Spanish short form, not a word here
+    ("2Q23", QUARTERS, "Q2 2023"),
+    ("1Q 2023", QUARTERS, "Q1 2023"),
+    ("Le 4e trimestre 2023.", QUARTERS, "Q4 2023"),
+    ("El 2.º trimestre de 2023.", QUARTERS, "Q2 2023"),
+    ("2023年第1四半期", QUARTERS, "Q1 2023"),
+    ("第四季度", QUARTERS, "Q4 2023"),
+    ("Brezilya", COUNTRIES, "Brazil"),
+    ("المكسيك", COUNTRIES, "Mexico"),
+    ("Reino Unido", COUNTRIES, "United Kingdom"),
+    ("대한민국", COUNTRIES, "South Korea"),
+    ("Ai Cập", COUNTRIES, "Egypt"),
+    ("Lateinamerika", REGIONS, "Latin America"),
+    ("Amérique septentrionale", REGIONS, "Northern America"),
+    ("非洲", REGIONS, "Africa"),
+]
+
+
+@pytest.mark.parametrize(("output", "labels", "expected"), TRANSLATED)
+def test_month_quarter_country_and_region_names_in_other_languages(output, labels, expected):
+    question = "Which category has the highest value?"
+    for label in labels:
+        assert grade(output, label, "label", question=question, labels=labels).correct is (label == expected), label
+
+
+FIGURE = "What is the value of imports for Peru, in bn USD?"
+PEERS = ("Peru", "Chile", "Bolivia")
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("The bar reads 14.2, though trade statistics suggest nearer 16. I'll go with 16.", "14.2", False),
+        ("The bar reads 14.2, though trade statistics suggest nearer 16. I'll go with 16.", "16", True),
+        ("Could be 14.2 or 16; I'd settle on 14.2.", "14.2", True),
+        ("Other sources say 16, but I'm sticking with 14.2 from the chart.", "14.2", True),
+    ],
+)
+def test_a_first_person_commitment_is_the_answer(output, target, expected):
+    assert grade(output, target, "number", question=FIGURE, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("Chile and Peru are nearly equal; it is difficult to tell which is larger.", None),
+        ("Peru and Chile look alike, and I can't tell which bar is taller.", None),
+        ("Too close to call between Peru and Chile.", None),
+        ("It is hard to say which is larger at first, but Peru's bar is taller.", "Peru"),
+        ("Peru has the highest imports.", "Peru"),
+    ],
+)
+def test_an_output_that_cannot_tell_which_gives_no_answer(output, expected):
+    question = "Which country has the highest imports?"
+    for label in PEERS:
+        assert grade(output, label, "label", question=question, labels=PEERS).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Adding the bars I get somewhere from 40 to 44.",
+        "Anywhere between 40 and 44 bn.",
+        "Peru'nun ithalatı 14 ila 15 milyar dolar arasında.",
+        "Pérou : 14,2 milliards — ou peut-être 16, difficile à lire.",
+        "14.2; or perhaps 16",
+    ],
+)
+def test_ranges_and_hedges_in_several_languages_are_no_answer(output):
+    for target in ("14.2", "14", "16", "40", "44"):
+        assert not grade(output, target, "number", question=FIGURE, labels=PEERS).correct, target
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "labels", "expected"),
+    [
+        ("Peru's imports total 14.2 billion US dollars.", "14.2", FIGURE, ("Peru", "United States"), True),
+        ("Canada imported 14.2 billion Canadian dollars; the US 20.", "20", "What are the imports of the United States, in bn?",
+         ("Canada", "United States"), True),
+        ('{"answer": "14.2 bn USD", "confidence": 0.9}', "14.2", FIGURE, PEERS, True),
+        ("{'answer': 16, 'unit': 'bn USD', 'score': 0.4}", "14.2", FIGURE, PEERS, False),
+        ("3.4 × 10⁶", "3400000", "What is the population of Lima?", (), True),
+        ("About 3.4 x 10⁶ people", "3400000", "What is the population of Lima?", (), True),
+        ("2.1 × 10⁻³", "0.0021", "What is the density, in g/cm3?", (), True),
+        ("12 - (-3.5) = 15.5", "15.5", "By how much does A exceed B?", (), True),
+        ("14 200 000 000 USD", "14.2", FIGURE, PEERS, True),
+        ("1,200", "1200", "How many visitors came, in thousands?", (), True),
+    ],
+)
+def test_currency_names_json_keys_exponents_and_units(output, target, question, labels, expected):
+    assert grade(output, target, "number", question=question, labels=labels).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Le Chili a des importations plus faibles que le Pérou.", "Which has the higher imports: Peru or Chile?", "Peru"),
+        ("Le Chili a des importations plus faibles que le Pérou.", "Which has the lower imports: Peru or Chile?", "Chile"),
+        ("Chile tiene importaciones más altas que Perú.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Chile hat höhere Importe als Peru.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Peru hat niedrigere Importe als Chile.", "Which has the higher imports: Peru or Chile?", "Chile"),
+        ("Peru (14.2) vs Chile (11.0) → Peru", "Which has the higher imports: Peru or Chile?", "Peru"),
+        ("Peru 14.2, Chile 11.0 => Chile is lower", "Which has the lower imports: Peru or Chile?", "Chile"),
+    ],
+)
+def test_comparisons_in_other_languages_and_arrow_conclusions(output, question, expected):
+    for label in ("Peru", "Chile"):
+        assert grade(output, label, "label", question=question, labels=PEERS).correct is (label == expected), label
+
+
+def test_an_arrow_to_a_result_is_the_answer():
+    assert grade("14.2 - 11.0 → 3.2", "3.2", "number", question="By how much do Peru's imports exceed Chile's?").correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("Peru 14.2, Chile 11.0, mean 12.6.", "12.6", "What is the average imports of Peru and Chile?", True),
+        ("Max 14.2 (Peru), min 11.0 (Chile); gap 3.2.", "3.2", "What is the difference between the highest and lowest imports?", True),
+        ("The median is 14.2; the average is about 12.6.", "12.6", "What is the average imports?", True),
+        ("The median is 14.2; the average is about 12.6.", "14.2", "What is the median imports?", True),
+        ("Sum: 25.2 (14.2 + 11.0)", "25.2", "What is the total imports of Peru and Chile?", True),
+        ("The total is not 30; Peru 14.2 and Chile 11.0 make 25.2.", "30", "What is the total imports of Peru and Chile?", False),
+    ],
+)
+def test_a_number_labelled_as_the_asked_quantity_is_the_answer(output, target, question, expected):
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru's imports are about three and a half times Bolivia's.", "3.5", True),
+        ("Roughly one-fifth of the total.", "0.2", True),
+        ("Two thirds of it.", "0.667", True),
+        ("Three quarters of the total.", "0.75", True),
+        ("One and a quarter.", "1.25", True),
+        ("Three and a half times.", "3", False),
+    ],
+)
+def test_number_words_carry_their_fraction(output, target, expected):
+    assert grade(output, target, "number", question="What share of the total is it?").correct is expected
+
+
+SERIES = ("Peru", "Chile", "Bolivia", "2021", "2022")
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Chile is higher. Wait, in the 2021 series Peru's bar is taller. Peru.", "Which has the higher imports in the 2021 series: Peru or Chile?",
+         "Peru"),
+        ("For 2022, Bolivia.", "Which country has the lowest imports for 2022?", "Bolivia"),
+        ("In 2021.", "Which year had the higher imports for Peru: 2021 or 2022?", "2021"),
+    ],
+)
+def test_a_label_the_question_names_as_its_series_is_context(output, question, expected):
+    for label in SERIES:
+        assert grade(output, label, "label", question=question, labels=SERIES).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Imports were 14.2, 11.0 and 3.1 bn USD for Peru, Chile and Bolivia respectively.", "11.0", True),
+        ("Imports were 14.2, 11.0 and 3.1 bn USD for Peru, Chile and Bolivia respectively.", "14.2", False),
+        ("In 2022 the figures were 14.2 and 11.0 for Peru and Chile respectively.", "11.0", True),
+        ("Les importations sont de 14,2 et 11,0 pour le Pérou et le Chili respectivement.", "11.0", True),
+    ],
+)
+def test_respectively_pairs_numbers_and_categories_in_order(output, target, expected):
+    question = "What are the imports of Chile in 2022, in bn USD?"
+    assert grade(output, target, "number", question=question, labels=SERIES).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "target", "expected"),
+    [
+        ("14.2:11", "How many times larger are Peru's imports than Chile's?", "1.29", True),
+        ("The ratio is 14 to 11, roughly 1.3.", "What is the ratio of Peru's imports to Chile's?", "1.27", True),
+        ("Peru's imports are 1.3 times Chile's.", "How many times as large are Peru's imports as Chile's?", "1.29", True),
+        ("14.2:11", "How many times larger are Peru's imports than Chile's?", "14.2", False),
+        ("The ratio is 14 to 11.", "What is the ratio of Peru's imports to Chile's?", "14", False),
+    ],
+)
+def test_a_ratio_is_read_as_its_quotient(output, question, target, expected):
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("十四点二", "14.2", True),
+        ("大约一千一百万。", "11000000", True),
+        ("秘鲁的进口额为三百零五亿美元。", "30500000000", True),
+        ("十四点二", "142", False),
+        ("十四或十五", "14", False),
+    ],
+)
+def test_chinese_numerals_are_numbers(output, target, expected):
+    assert grade(output, target, "number", question="What are the imports of Peru?").correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru: 14.2 bn USD\nChile: 11.0 bn USD\n\nAnswer: Chile 11.0", "14.2", False),
+        ("Peru: 14.2 bn USD\nChile: 11.0 bn USD\n\nAnswer: Peru 14.2", "14.2", True),
+        ("Peru is 14.2 and Chile 11.0.\nFinal answer: Chile, 11.0 bn USD", "14.2", False),
+    ],
+)
+def test_a_final_answer_about_another_category_is_read_as_given(output, target, expected):
+    assert grade(output, target, "number", question=FIGURE, labels=PEERS).correct is expected
+
+
+CITIES = ("Lima", "Quito", "La Paz", "Santiago")
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("Quito is colder than Lima, but La Paz is the coldest of all.", "Which city has the lowest average temperature?", "La Paz"),
+        ("The wettest city is Quito (1,100 mm); Lima gets 15 mm.", "Which city has the highest rainfall?", "Quito"),
+        ("Lima is warmer than Quito.", "Which is warmer: Lima or Quito?", "Lima"),
+        ("Santiago is the cheapest.", "Which city has the lowest rent?", "Santiago"),
+    ],
+)
+def test_superlatives_of_temperature_rainfall_and_price(output, question, expected):
+    for label in CITIES:
+        assert grade(output, label, "label", question=question, labels=CITIES).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Peru's imports are 3.2 bn USD higher than Chile's (14.2 vs 11.0).", "3.2", True),
+        ("Peru's imports are 3.2 bn USD higher than Chile's (14.2 vs 11.0).", "14.2", False),
+        ("Peru is 2.1 higher than Bolivia and 3.2 higher than Chile.", "3.2", True),
+    ],
+)
+def test_the_amount_of_a_comparison_answers_a_difference_question(output, target, expected):
+    question = "By how much does Peru's value exceed Chile's?"
+    assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
