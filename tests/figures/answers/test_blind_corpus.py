@@ -1,4 +1,4 @@
-"""Blind corpora A and B as regression tables: outputs written and labelled by people who had not read the reader.
+"""Blind corpora A, B and C as regression tables: outputs written and labelled by people who had not read the reader.
 
 Each corpus was frozen (``blind/corpus_*.sha256``) before the reader first
 ran on it; its rows are never relabelled. First blind runs: corpus A 0.873
@@ -6,8 +6,10 @@ of 740 outputs (``blind/corpus_a_first_run.txt``), corpus B 0.899 of 655 on
 the rebuilt reader (``blind/corpus_b_first_run.txt``). The reader was then
 improved on the failure classes each showed, by rules stated in general, so
 these numbers are no longer blind: they guard against regressions, and each
-threshold is what the reader reaches, never more. The targets of issue 21
-are measured on a corpus written after the work.
+threshold is what the reader reaches, never more. Corpus C (630 outputs) was
+frozen before the reader's second pass and first run after it: 0.981, verbose
+0.929, chain of thought 1.000, 0.5% false accepts (``blind/corpus_c_first_run.txt``);
+its thresholds are that first run.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ FIELDS = {"id", "output", "target", "answer_type", "question", "labels", "human_
 THRESHOLDS = {
     "corpus_a": (0.95, 0.90, 0.90, 0.90, 0.02, 600),
     "corpus_b": (0.973, 0.926, 0.977, 1.0, 0.0, 600),  # reached: 0.9740 overall, multilingual 0.927, verbose 0.978, no false accept
+    "corpus_c": (0.98, 0.92, 0.92, 1.0, 0.005, 600),  # first blind run: 0.981 overall, verbose 0.929, 3 false accepts of 630
 }
 
 
