@@ -13,8 +13,7 @@ remain importable for everything else (docs/design.md, "Layout").
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from rend_equiv_dataset.exports import lazy_getattr
 
 __version__ = "0.1.0"
 
@@ -51,13 +50,7 @@ API: dict[str, str] = {
 __all__ = ["__version__", *API]
 
 
-def __getattr__(name: str) -> Any:
-    module = API.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+__getattr__ = lazy_getattr(__name__, API)
 
 
 def __dir__() -> list[str]:

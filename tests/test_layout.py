@@ -30,7 +30,7 @@ import pytest
 
 PACKAGE = "rend_equiv_dataset"
 ROOT = Path(__file__).resolve().parents[1] / PACKAGE
-CORE = ("transforms", "theory", "io", "schema", "stats", "errors", "hub", "reports", "harness", "board")
+CORE = ("transforms", "theory", "io", "schema", "stats", "errors", "hub", "reports", "harness", "board", "exports")
 
 
 def _module_name(path: Path) -> str:

@@ -17,7 +17,7 @@ importable from here; they load their modules on first use.
 
 from __future__ import annotations
 
-from typing import Any
+from rend_equiv_dataset.exports import lazy_getattr
 
 _LAZY = {
     "PanelBuild": "rend_equiv_dataset.panels.build",
@@ -28,9 +28,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(_LAZY[name]), name)
+__getattr__ = lazy_getattr(__name__, _LAZY)

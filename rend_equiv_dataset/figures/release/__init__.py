@@ -7,8 +7,7 @@ loads the generator, the renderer or the card writer.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from rend_equiv_dataset.exports import lazy_getattr
 
 _EXPORTS = {
     "ReleaseSettings": "rend_equiv_dataset.figures.release.card",
@@ -19,7 +18,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+__getattr__ = lazy_getattr(__name__, _EXPORTS)

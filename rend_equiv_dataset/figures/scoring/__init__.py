@@ -24,8 +24,7 @@ Names below are imported on first use, so ``import rend_equiv_dataset.figures.sc
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from rend_equiv_dataset.exports import lazy_getattr
 
 _EXPORTS = {
     "parse_answer": "rend_equiv_dataset.figures.answers.parse",
@@ -45,8 +44,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _EXPORTS[name]
-    return getattr(importlib.import_module(module if "." in module else f"{__name__}.{module}"), name)
+__getattr__ = lazy_getattr(__name__, _EXPORTS)
