@@ -11,9 +11,9 @@
      exact match).
 
    Broken down by terse/verbose outputs and by answer type. The same on the
-   blind corpus A (``tests/figures/answers/blind/corpus_a.jsonl``: outputs
-   written by someone who had not read the reader, labelled by a careful
-   human; no longer blind once the reader was tuned on it), by style, with
+   blind corpora A, B and C (``tests/figures/answers/blind/corpus_*.jsonl``:
+   outputs written by people who had not read the reader, labelled by a careful
+   human; A and B were studied while the reader was built, C only measured), by style, with
    the false accepts (reader right, human wrong) and the share read with
    low confidence.
 
@@ -59,7 +59,7 @@ from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
 from rend_equiv_dataset.figures.answers.grade import grade_reading  # noqa: E402
 from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, parse_answer  # noqa: E402
 
-CORPORA = tuple(ROOT / "tests" / "figures" / "answers" / "blind" / f"corpus_{name}.jsonl" for name in ("a", "b"))
+CORPORA = tuple(ROOT / "tests" / "figures" / "answers" / "blind" / f"corpus_{name}.jsonl" for name in ("a", "b", "c"))
 
 LABELS = ("Japan", "France", "Germany", "Chile")
 NUMBER_QUESTION = "What are the exports of Japan, in bn USD?"
@@ -127,7 +127,8 @@ def corpus_agreement(path: Path) -> None:
         entry = (result.correct == human, peer == human, result.correct and not human, reading.confidence < LOW_CONFIDENCE)
         groups["all"].append(entry)
         groups[row["style"]].append(entry)
-    print(f"Blind corpus {path.stem[-1].upper()} ({path.name}, {len(rows)} outputs; not blind since the reader was tuned on it)")
+    print(f"Blind corpus {path.stem[-1].upper()} ({path.name}, {len(rows)} outputs; its first blind run: {path.stem}_first_run.txt; "
+          "A and B were studied while the reader was built, C was not)")
     print(f"{'style':<14}{'n':>6}{'this reader':>14}{'ChartQA rule':>14}{'false accepts':>15}{'low conf.':>11}")
     for name, entries in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
         n = len(entries)
