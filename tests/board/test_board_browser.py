@@ -135,7 +135,9 @@ def upload(driver, path: Path, model_name: str) -> str:
     box.clear()
     box.send_keys(model_name)
     driver.find_element(By.ID, "submit-button").click()
-    return wait_for(driver, lambda d: (t := d.find_element(By.ID, "submit-status").text.strip()) and t, "a status line", timeout=120)
+    # while the upload is scored Gradio overlays "processing | 2.3/0.2s" on the status box: wait for it to go
+    return wait_for(driver, lambda d: (t := d.find_element(By.ID, "submit-status").text.strip()) and "processing |" not in t and t,
+                    "a status line", timeout=120)
 
 
 def test_browse_resubmit_and_upload_in_chromium(server, browser, predictions, tmp_path):
