@@ -123,18 +123,53 @@ def test_verdicts_stream_without_holding_the_input(tmp_path, monkeypatch):
     import rend_equiv_dataset.commands.grade as command
 
     seen: list[int] = []
-    real = command._grade_chunk
+    real = command._chunk_verdicts
 
     def spy(chunk, *args):
         seen.append(len(chunk))
         return real(chunk, *args)
 
-    monkeypatch.setattr(command, "_grade_chunk", spy)
+    monkeypatch.setattr(command, "_chunk_verdicts", spy)
     rows = [{"output": str(i), "target": str(i), "answer_type": "number"} for i in range(3 * command.CHUNK + 5)]
     out = tmp_path / "verdicts.jsonl"
-    assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out)]) == 0
+    assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--workers", "1"]) == 0
     assert seen == [command.CHUNK] * 3 + [5]
     assert all(v["correct"] for v in _read(out))
+
+
+MIXED = [
+    {"output": "Japan is 30.5, while France is 12.", "target": "12", "answer_type": "number",
+     "question": "What are the exports of France?", "labels": ["Japan", "France"]},
+    {"output": "Answer: 30.5? No, 42.7.", "target": "42.7", "answer_type": "number"},
+    {"output": "France has lower exports than Japan.", "target": "Japan", "answer_type": "label",
+     "question": "Which has the higher exports?", "labels": ["Japan", "France"]},
+    {"output": "Japan or France.", "target": "Japan", "answer_type": "label", "labels": ["Japan", "France"]},
+    {"output": None, "target": "3", "answer_type": "number"},
+]
+
+
+def test_worker_processes_write_the_same_bytes_as_one(tmp_path, monkeypatch):
+    """``--workers 3`` reads chunks in a pool and writes exactly what one process writes, in input order."""
+    import rend_equiv_dataset.commands.grade as command
+
+    monkeypatch.setattr(command, "PARALLEL_CHUNK", 7)  # many chunks, a short last one
+    rows = [dict(row, id=i) for i in range(23) for row in MIXED]
+    source = _write(tmp_path / "in.jsonl", rows)
+    one, three = tmp_path / "one.jsonl", tmp_path / "three.jsonl"
+    assert main(["grade", "--in", str(source), "--out", str(one), "--workers", "1", "--no-progress"]) == 0
+    assert main(["grade", "--in", str(source), "--out", str(three), "--workers", "3", "--no-progress"]) == 0
+    assert three.read_bytes() == one.read_bytes()
+    assert [v["id"] for v in _read(three)] == [row["id"] for row in rows]
+
+
+def test_a_bad_line_with_workers_leaves_nothing_written(tmp_path, monkeypatch):
+    import rend_equiv_dataset.commands.grade as command
+
+    monkeypatch.setattr(command, "PARALLEL_CHUNK", 8)
+    rows = [{"output": "1", "target": "1", "answer_type": "number"}] * 100 + [{"output": "1", "target": "1", "answer_type": "word"}]
+    out = tmp_path / "verdicts.jsonl"
+    assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--workers", "2"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
 
 
 def test_a_bad_line_late_in_a_long_file_leaves_nothing_written(tmp_path):

@@ -34,6 +34,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 MAX_TOKENS = 8
 """Longest label, in word tokens, that is recognised."""
@@ -90,8 +91,7 @@ _ORDINARY = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Mention:
+class Mention(NamedTuple):
     """A label found in text: which label, where, and whether it was written capitalised."""
 
     label: str
@@ -264,12 +264,31 @@ def _may_start_any(token: str) -> bool:
     )
 
 
-def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Mention]:
+_SEEN: dict[tuple[str, bool, int], tuple[LabelIndex, tuple[Mention, ...]]] = {}
+"""Mentions already found in the output being read (one output asks for the same sentence several times)."""
+
+
+def forget_mentions() -> None:
+    """Start a new output: the mentions of the previous one are dropped (so each output costs what it costs)."""
+    _SEEN.clear()
+
+
+def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> tuple[Mention, ...]:
     """Label mentions in ``text``, left to right, longest alias first at each token.
 
     ``alone`` says ``text`` is an answer on its own (after a marker, or a
     leading bare answer): an everyday-word label then counts without capitals.
     """
+    key = (text, alone, id(index))
+    seen = _SEEN.get(key)
+    if seen is not None and seen[0] is index:
+        return seen[1]
+    found = _find_mentions(text, index, alone)
+    _SEEN[key] = (index, found)
+    return found
+
+
+def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, ...]:
     tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     lowered = [t[0].lower().removesuffix("'s") for t in tokens]
     found: list[Mention] = []
@@ -303,7 +322,7 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> list[Menti
         if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n
-    return found
+    return tuple(found)
 
 
 _CURRENCY_AFTER = re.compile(r"\s?(?:\$|dollars?\b|dólares\b|dollari\b|Dollar\b)", re.IGNORECASE)

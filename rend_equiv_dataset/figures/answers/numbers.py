@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
+
+from rend_equiv_dataset.figures.answers.text import TailPattern
 
 _SCALES = {
     "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
@@ -73,10 +75,10 @@ _YEAR_BEFORE = re.compile(
     r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before)|[,(/])\s*$",
     re.IGNORECASE,
 )
-_NEGATION_BEFORE = re.compile(
+_NEGATION_BEFORE = TailPattern(re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding)\s+(?:be\s+|equal\s+to\s+|exactly\s+|the\s+)?$",
     re.IGNORECASE,
-)
+), ("not", "n't", "never", "rather", "instead", "other", "except", "excluding"))
 _OR_BETWEEN = re.compile(
     r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
     re.IGNORECASE,
@@ -92,8 +94,7 @@ _RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間
 _RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-", "ila", "ile"})
 
 
-@dataclass(frozen=True)
-class Number:
+class Number(NamedTuple):
     """One number as written.
 
     ``value`` carries the sign; ``scale`` is the scale word or suffix written
@@ -130,7 +131,7 @@ def numbers_in(text: str) -> list[Number]:
             continue
         if found and _compound(text, found[-1], number):
             last = found.pop()
-            number = replace(last, value=(last.value * last.scale + number.value * number.scale) / last.scale, end=number.end)
+            number = last._replace(value=(last.value * last.scale + number.value * number.scale) / last.scale, end=number.end)
         found.append(number)
     return _judge(text, found)
 
@@ -204,7 +205,7 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     return Number(value, scale, match.group("pct") is not None, start, end, "answer", year)
 
 
-_WORDED_DECREASE = re.compile(
+_WORDED_DECREASE = TailPattern(re.compile(
     r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+(?:of|:)|\b(?:deficit|net\s+loss)\s*[:=]"
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
@@ -213,7 +214,7 @@ _WORDED_DECREASE = re.compile(
     r"\s+(?:(?:un|una|el|la|le|del|de|um|uno|an?)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
     r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
-)
+), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
     r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero)\b",
@@ -339,7 +340,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
             _YEAR_BEFORE.search(text[max(0, number.start - 12):number.start]) is not None
             or re.match(r"\s*[-/]\s*\d", text[number.end:number.end + 4]) is not None
         )
-        judged.append(replace(number, role=roles[i], year=year))
+        judged.append(number._replace(role=roles[i], year=year))
     return judged
 
 

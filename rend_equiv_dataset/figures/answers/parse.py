@@ -71,10 +71,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, label_index, mentions, normalize_label
+from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, forget_mentions, label_index, mentions, normalize_label
 from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
+    TailPattern,
     last_marker,
     lead_segment,
     marked_span,
@@ -169,11 +170,11 @@ _RATIO = re.compile(
     re.IGNORECASE,
 )
 """A ratio written ``35:11`` or "the ratio is 35 to 11", read as its quotient under a ratio or "how many times" question."""
-_CONTEXT_BEFORE = re.compile(
+_CONTEXT_BEFORE = TailPattern(re.compile(
     r"\b(?:(?:up|down|rising|falling|increas(?:ed|ing)|decreas(?:ed|ing)|climb(?:ed|ing)|grew|growing)\s+from|compared\s+(?:to|with)"
     r"|versus|vs\.?|relative\s+to|against|previous(?:ly)?|prior)\s+(?:about\s+|around\s+|roughly\s+)?[$€£¥]?\s?$",
     re.IGNORECASE,
-)
+), ("from", "compared", "versus", "vs", "relative", "against", "previous", "prior"))
 """Words before a number that make it a point of comparison ("up from 274.52"), not the statement."""
 _TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
 """An output that stops at an empty list item: cut off before it committed to anything."""
@@ -440,6 +441,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         return _NONE
     if question is not None and not isinstance(question, str):
         question = None
+    forget_mentions()
     reader = _read_question(answer_type, tuple(label for label in labels if isinstance(label, str)), question)
     if answer_type == "label" and not reader.index.keys:
         return _NONE
@@ -633,15 +635,19 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
 
     When another sentence with the same score gives a different answer, the verdict is marked ambiguous.
     """
-    best: tuple[int, Verdict, str] | None = None
-    rival = False
     candidates = sentences(window)[-MAX_SENTENCES:]
+    read: list[tuple[Verdict, str]] = []
     for position, sentence in enumerate(reversed(candidates)):
         verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
         if verdict.kind == UNFINISHED and position == 0:
             return Verdict(REFUSED), sentence
-        if verdict.kind in (NOTHING, UNFINISHED):
-            continue
+        if verdict.kind not in (NOTHING, UNFINISHED):
+            read.append((verdict, sentence))
+    if len(read) == 1:  # one statement: nothing to rank it against
+        return read[0]
+    best: tuple[int, Verdict, str] | None = None
+    rival = False
+    for verdict, sentence in read:
         score = _commitment(sentence, verdict, question)
         if best is None or score > best[0]:
             best = (score, verdict, sentence)
@@ -850,7 +856,7 @@ def _negated(piece: str, mention: Mention) -> bool:
 
 
 def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
-    found = mentions(piece, question.index, alone=alone)
+    found: Sequence[Mention] = mentions(piece, question.index, alone=alone)
     if question.qualifiers and any(m.label not in question.qualifiers for m in found):
         found = [m for m in found if m.label not in question.qualifiers]  # "in the 2023 series Peru's bar ...": 2023 is context
     if not found:
@@ -872,7 +878,8 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     for clause_index, start in enumerate(bounds):
         end = bounds[clause_index + 1] if clause_index + 1 < len(bounds) else len(piece)
         in_clause = [m for m in found if start <= m.start < end]
-        decided = _comparison(piece, found, start, end, question)
+        word = _POLARITY.search(piece[start:end])  # the clause's higher/lower word, if any
+        decided = _comparison(piece, found, start, end, question, word) if word is not None else None
         if decided is not None:
             winner, loser = decided
             if winner is not None:
@@ -881,7 +888,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             continue
         if not in_clause:
             continue
-        verdict = _superlative(piece[start:end], start, in_clause, question)
+        verdict = _superlative(piece[start:end], start, in_clause, question, word) if word is not None else None
         if verdict is not None:
             winners, losers = verdict
             polar.extend(winners)
@@ -903,7 +910,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
 
 
-def _ordering_chain(piece: str, found: list[Mention]) -> list[str] | None:
+def _ordering_chain(piece: str, found: Sequence[Mention]) -> list[str] | None:
     """Labels ordered from highest to lowest when the piece is a chain ``A > B > C`` (or ``C < B < A``), else ``None``."""
     if len(found) < 2:
         return None
@@ -919,12 +926,12 @@ def _ordering_chain(piece: str, found: list[Mention]) -> list[str] | None:
     return labels if signs == {">"} else labels[::-1]
 
 
-def _comparison(piece: str, found: list[Mention], start: int, end: int, question: _Question) -> tuple[str | None, set[str]] | None:
-    """``A <higher|lower> than B`` (or ``A exceeds B``) spanning clause ``start``: (winner, losers) by the question's direction."""
+def _comparison(
+    piece: str, found: Sequence[Mention], start: int, end: int, question: _Question, word: re.Match[str]
+) -> tuple[str | None, set[str]] | None:
+    """``A <higher|lower> than B`` (or ``A exceeds B``) spanning clause ``start``, whose higher/lower ``word`` is given:
+    (winner, losers) by the question's direction."""
     clause = piece[start:end]
-    word = _POLARITY.search(clause)
-    if word is None:
-        return None
     than = _THAN.search(piece, start + word.start())
     if than is None or than.start() > end + 40:
         return None
@@ -948,10 +955,12 @@ def _next_clause_end(piece: str, position: int) -> int:
     return match.start() if match is not None else len(piece)
 
 
-def _superlative(clause: str, clause_start: int, in_clause: list[Mention], question: _Question) -> tuple[list[str], set[str]] | None:
-    """A clause naming the highest or lowest (or "X is higher" with no "than X"): (winners, losers) by the question's direction."""
-    word = _POLARITY.search(clause)
-    if word is None or not question.polarity:
+def _superlative(
+    clause: str, clause_start: int, in_clause: list[Mention], question: _Question, word: re.Match[str]
+) -> tuple[list[str], set[str]] | None:
+    """A clause naming the highest or lowest (or "X is higher" with no "than X"), its ``word`` given: (winners, losers)
+    by the question's direction."""
+    if not question.polarity:
         return None
     stated = 1 if word.group("high") or word.group("high_cjk") else -1
     if _NEGATION.search(clause[:word.start()]):

@@ -25,6 +25,25 @@ SPAN = 300
 LEAD = 200
 """Characters at the start of the output searched for a leading bare answer."""
 
+class TailPattern:
+    """A pattern anchored at the end (``...$``), searched in the text just before a position.
+
+    Python's ``re`` tries such a pattern at every start in the window; it is
+    tried here only where one of ``words`` occurs in the case-folded window.
+    Each word must be part of every match (a necessary test, so the answer is
+    the pattern's own), and it costs a tenth of the search.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...]):
+        self.pattern = pattern
+        self._words = re.compile("|".join(re.escape(word) for word in words))
+
+    def search(self, window: str) -> re.Match[str] | None:
+        if self._words.search(window.casefold()) is None:
+            return None
+        return self.pattern.search(window)
+
+
 _GROUP_SPACE = re.compile(r"(?<=\d)[\u00a0\u2009\u202f\u2007](?=\d{3}(?!\d))")
 _DASH_SIGN = re.compile(r"[\u2212\u2013\u2012\u2010\u2011\ufe63\uff0d]")
 
