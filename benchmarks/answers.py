@@ -28,11 +28,13 @@
 
 3. ``grade`` throughput. ``--lines`` short outputs (default 100,000; terse,
    sentence and marker styles, both answer types) written to a JSONL file and
-   graded by ``rend-equiv grade`` in this process: microseconds per line,
-   next to the ChartQA rule on the same rows in the same run. With
-   ``--before DIR`` (another checkout of the package, e.g. ``git worktree add
-   DIR <commit>``), the same file is graded by that checkout's ``grade`` in a
-   subprocess, next to this one's run the same way, and the ratio printed.
+   graded by ``rend-equiv grade`` in this process with ``--workers 1``:
+   microseconds per line (wall and CPU), next to the ChartQA rule on the same
+   rows in the same run; then with the default ``--workers`` (one process per
+   core). With ``--before DIR`` (another checkout of the package, e.g. ``git
+   worktree add DIR <commit>``), the same file is graded by that checkout's
+   ``grade`` in a subprocess (one process each), next to this one's run the
+   same way, and the ratio printed.
 
 The blind corpora A and B are both reported (neither is blind any more: the
 reader was improved on the classes each showed).
@@ -55,6 +57,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from rend_equiv_dataset.commands import default_workers  # noqa: E402
 from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
 from rend_equiv_dataset.figures.answers.grade import grade_reading  # noqa: E402
 from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, parse_answer  # noqa: E402
@@ -151,7 +154,7 @@ _TIMED_GRADE = (
     "import sys, time\n"
     "from rend_equiv_dataset.cli import main\n"
     "start = time.perf_counter()\n"
-    "assert main(['grade', '--in', sys.argv[1], '--out', sys.argv[2], '--no-progress']) == 0\n"
+    "assert main(['grade', '--in', sys.argv[1], '--out', sys.argv[2], '--no-progress'] + sys.argv[3:]) == 0\n"
     "print(time.perf_counter() - start)\n"
 )
 """``grade`` timed inside a fresh interpreter (imports and start-up excluded), for two checkouts compared alike."""
@@ -162,7 +165,8 @@ def _grade_in_subprocess(checkout: Path, source: Path, out: Path) -> float:
     import subprocess
 
     env = dict(os.environ, PYTHONPATH=str(checkout))
-    result = subprocess.run([sys.executable, "-c", _TIMED_GRADE, str(source), str(out)], env=env, check=True,
+    options = ["--workers", "1"] if "--workers" in (checkout / "rend_equiv_dataset" / "commands" / "grade.py").read_text(encoding="utf-8") else []
+    result = subprocess.run([sys.executable, "-c", _TIMED_GRADE, str(source), str(out), *options], env=env, check=True,
                             capture_output=True, text=True)
     return float(result.stdout.strip().splitlines()[-1])
 
@@ -177,9 +181,13 @@ def grade_throughput(lines: int, before: Path | None = None) -> None:
             for i, (output, target, kind, question, labels) in enumerate(rows):
                 handle.write(json.dumps({"id": i, "output": output, "target": target, "answer_type": kind,
                                          "question": question, "labels": labels}) + "\n")
+        start, cpu = time.perf_counter(), time.process_time()
+        assert cli(["grade", "--in", str(source), "--out", str(out), "--no-progress", "--workers", "1"]) == 0
+        ours, ours_cpu = time.perf_counter() - start, time.process_time() - cpu
+        workers = default_workers()
         start = time.perf_counter()
-        assert cli(["grade", "--in", str(source), "--out", str(out), "--no-progress"]) == 0
-        ours = time.perf_counter() - start
+        assert cli(["grade", "--in", str(source), "--out", str(out), "--no-progress", "--workers", str(workers)]) == 0
+        pooled = time.perf_counter() - start
         compared = None
         if before is not None:
             compared = (_grade_in_subprocess(ROOT, source, out), _grade_in_subprocess(before, source, out))
@@ -187,8 +195,11 @@ def grade_throughput(lines: int, before: Path | None = None) -> None:
     for output, target, _, _, _ in rows:
         chartqa_relaxed(output, target)
     peer = time.perf_counter() - start
-    print(f"grade on {lines:,} short lines: {ours / lines * 1e6:.1f} µs per line (file in and out included); "
-          f"ChartQA rule on the same outputs: {peer / lines * 1e6:.2f} µs per line (ratio {ours / peer:.0f}×)")
+    print(f"grade on {lines:,} short lines, one process: {ours / lines * 1e6:.1f} µs per line (file in and out included; "
+          f"CPU {ours_cpu / lines * 1e6:.1f} µs); ChartQA rule on the same outputs: {peer / lines * 1e6:.2f} µs per line "
+          f"(ratio {ours / peer:.0f}×)")
+    print(f"grade with --workers {workers} (the default here: one per core): {pooled / lines * 1e6:.1f} µs per line "
+          f"({ours / pooled:.2f}× one process)")
     if compared is not None:
         now, then = compared
         print(f"  in fresh interpreters: this checkout {now / lines * 1e6:.1f} µs per line, {before} {then / lines * 1e6:.1f} µs per line "

@@ -7,9 +7,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rend_equiv_dataset.commands import default_workers, positive
+
 if TYPE_CHECKING:
     from rend_equiv_dataset.figures.answers.extractor import Extractor
-    from rend_equiv_dataset.figures.answers.grade import GradeRow
+    from rend_equiv_dataset.figures.answers.grade import Grade, GradeRow
+    from rend_equiv_dataset.figures.answers.parse import Reading
 
 HELP = (
     "grade model outputs against targets: lines {id?, output, target, answer_type: number|label, question?, labels?} "
@@ -18,6 +21,8 @@ HELP = (
 )
 CHUNK = 64
 """Rows read, graded and written together (the extractor gets them as one batch); memory does not grow with the input."""
+PARALLEL_CHUNK = 1024
+"""Rows a worker process reads at a time when ``--workers`` is above 1 (at most two per worker are in flight)."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +42,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="which outputs the extractor reads: those read with low confidence (default) or all; "
         "its answer replaces the rules' only on low-confidence rows, both are logged",
     )
+    parser.add_argument("--workers", type=positive, default=None,
+                        help="processes reading the outputs (default: one per core); verdicts are the same, in the same order")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -64,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
         extractor = load_extractor(args.extractor)
     tally = _Tally()
     rows = _progress(grade_rows(args.in_path), disable=args.no_progress)
-    write_jsonl(out, _verdicts(rows, tally, extractor, args.extractor_on, args.in_path))
+    workers = default_workers() if args.workers is None else args.workers
+    if extractor is not None:  # the model stays in this process, and is not forked
+        workers = 1
+    write_jsonl(out, _verdicts(rows, tally, extractor, args.extractor_on, args.in_path, workers))
     if not tally.rows:  # pragma: no cover - _verdicts raises before the file is kept
         raise InputError("no rows to grade", file=args.in_path)
     n = tally.rows
@@ -88,30 +98,67 @@ def _progress(rows: Iterator[GradeRow], *, disable: bool) -> Iterator[GradeRow]:
 
 
 def _verdicts(
-    rows: Iterator[GradeRow], tally: _Tally, extractor: Extractor | None, extract_on: str, in_path: str
+    rows: Iterator[GradeRow], tally: _Tally, extractor: Extractor | None, extract_on: str, in_path: str, workers: int = 1
 ) -> Iterator[dict[str, Any]]:
     """One verdict per row, in order, a chunk at a time; raises InputError (file unwritten) on no rows."""
     from rend_equiv_dataset.errors import InputError
 
-    chunk: list[GradeRow] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == CHUNK:
-            yield from _grade_chunk(chunk, tally, extractor, extract_on)
-            chunk = []
-    if chunk:
-        yield from _grade_chunk(chunk, tally, extractor, extract_on)
+    for chunk, graded in _graded_chunks(rows, workers):
+        yield from _chunk_verdicts(chunk, graded, tally, extractor, extract_on)
     if not tally.rows:
         raise InputError("no rows to grade", file=in_path)
 
 
-def _grade_chunk(chunk: list[GradeRow], tally: _Tally, extractor: Extractor | None, extract_on: str) -> list[dict[str, Any]]:
-    from rend_equiv_dataset.figures.answers.grade import compare, grade_reading, target_answer
+def _chunks(rows: Iterator[GradeRow], size: int) -> Iterator[list[GradeRow]]:
+    chunk: list[GradeRow] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _read_chunk(chunk: list[GradeRow]) -> list[tuple[Grade, Reading]]:
+    """The rules' reading of each row of a chunk (in a worker process, or in this one)."""
+    from rend_equiv_dataset.figures.answers.grade import grade_reading
+
+    return [grade_reading(row.output, row.target, row.answer_type, question=row.question, labels=row.labels) for row in chunk]
+
+
+def _graded_chunks(rows: Iterator[GradeRow], workers: int) -> Iterator[tuple[list[GradeRow], list[tuple[Grade, Reading]]]]:
+    """(chunk, its readings) in input order; with ``workers`` > 1 and a fork start, read by a pool of processes,
+    at most two chunks per worker in flight (memory stays flat), started only once the input fills two chunks."""
+    import multiprocessing
+
+    chunks = _chunks(rows, PARALLEL_CHUNK if workers > 1 else CHUNK)
+    head = [chunk for _, chunk in zip(range(2), chunks)]
+    if workers == 1 or len(head) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for chunk in (*head, *chunks):
+            yield chunk, _read_chunk(chunk)
+        return
+    from collections import deque
+    from itertools import chain
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pending: deque = deque()
+        for chunk in chain(head, chunks):
+            pending.append((chunk, pool.apply_async(_read_chunk, (chunk,))))
+            if len(pending) >= 2 * workers:
+                done, result = pending.popleft()
+                yield done, result.get()
+        while pending:
+            done, result = pending.popleft()
+            yield done, result.get()
+
+
+def _chunk_verdicts(
+    chunk: list[GradeRow], graded: list[tuple[Grade, Reading]], tally: _Tally, extractor: Extractor | None, extract_on: str
+) -> list[dict[str, Any]]:
+    from rend_equiv_dataset.figures.answers.grade import compare, target_answer
     from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE
 
-    graded = [
-        grade_reading(row.output, row.target, row.answer_type, question=row.question, labels=row.labels) for row in chunk
-    ]
     verdicts: list[dict[str, Any]] = []
     for row, (result, reading) in zip(chunk, graded):
         verdicts.append({
