@@ -283,6 +283,22 @@ def jsonl_rows(
     ...
     rend_equiv_dataset.errors.InputError: ...rows.jsonl:3: expected a JSON object, got list
     """
+    lines = jsonl_lines(path, drop_torn_tail=drop_torn_tail, skip_blank=skip_blank, max_line_bytes=max_line_bytes,
+                        max_bytes=max_bytes)
+    for number, text in lines:
+        yield number, json_object(text, file=Path(path), line=number, max_depth=max_depth)
+
+
+def jsonl_lines(
+    path: str | Path,
+    *,
+    drop_torn_tail: bool = False,
+    skip_blank: bool = True,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> Iterator[tuple[int, str]]:
+    """(line number, text) for each line of a ``.jsonl`` or ``.jsonl.gz`` file, unparsed: :func:`jsonl_rows` without
+    the parsing, for a reader that parses elsewhere (another process) with :func:`json_object`. Same limits and errors."""
     path = Path(path)
     name = path
     total = 0
@@ -312,10 +328,16 @@ def jsonl_rows(
                 if skip_blank:
                     continue
                 raise InputError("blank line; expected one JSON object per line", file=name, line=number)
-            row = parse_json(text, file=name, line=number, max_depth=max_depth)
-            if not isinstance(row, dict):
-                raise InputError(f"expected a JSON object, got {type(row).__name__}", file=name, line=number)
-            yield number, row
+            yield number, text
+
+
+def json_object(text: str, *, file: str | os.PathLike[str] | None = None, line: int | None = None,
+                max_depth: int = MAX_DEPTH) -> dict[str, Any]:
+    """One line of a ``.jsonl`` file parsed by :func:`parse_json`, which must be a JSON object."""
+    row = parse_json(text, file=file, line=line, max_depth=max_depth)
+    if not isinstance(row, dict):
+        raise InputError(f"expected a JSON object, got {type(row).__name__}", file=file, line=line)
+    return row
 
 
 def read_parquet(path: str | Path, columns: Iterable[str] | None = None) -> Any:
@@ -515,7 +537,22 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
         if meta is not None:
             handle.write(json.dumps({"meta": meta}, allow_nan=False, sort_keys=True, ensure_ascii=False) + "\n")
         for row in rows:
-            handle.write(json.dumps(row, allow_nan=False, ensure_ascii=False) + "\n")
+            handle.write(jsonl_line(row))
+            count += 1
+    return count
+
+
+def jsonl_line(row: dict[str, Any]) -> str:
+    """One row as :func:`write_jsonl` writes it (with its newline)."""
+    return json.dumps(row, allow_nan=False, ensure_ascii=False) + "\n"
+
+
+def write_lines(path: str | Path, lines: Iterable[str]) -> int:
+    """Write text lines (each with its newline, e.g. from :func:`jsonl_line`) atomically; returns the line count."""
+    count = 0
+    with atomic_writer(path) as handle:
+        for line in lines:
+            handle.write(line)
             count += 1
     return count
 

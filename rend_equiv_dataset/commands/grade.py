@@ -57,25 +57,37 @@ class _Tally:
     agreed: int = 0
     rules: dict[str, int] = field(default_factory=dict)
 
+    def count(self, mark: tuple[bool, bool, bool, str]) -> None:
+        """One verdict's (correct, unread, low confidence, rule)."""
+        correct, unread, low, rule = mark
+        self.rows += 1
+        self.correct += correct
+        self.unread += unread
+        self.low += low
+        self.rules[rule] = self.rules.get(rule, 0) + 1
+
 
 def run(args: argparse.Namespace) -> int:
     from rend_equiv_dataset.errors import InputError
-    from rend_equiv_dataset.figures.answers.grade import grade_rows
-    from rend_equiv_dataset.io import check_output_file, write_jsonl
+    from rend_equiv_dataset.io import check_output_file, write_jsonl, write_lines
 
     out = check_output_file(args.out)
-    extractor = None
+    tally = _Tally()
     if args.extractor:
         from rend_equiv_dataset.figures.answers.extractor import load_extractor
+        from rend_equiv_dataset.figures.answers.grade import grade_rows
 
-        extractor = load_extractor(args.extractor)
-    tally = _Tally()
-    rows = _progress(grade_rows(args.in_path), disable=args.no_progress)
-    workers = default_workers() if args.workers is None else args.workers
-    if extractor is not None:  # the model stays in this process, and is not forked
-        workers = 1
-    write_jsonl(out, _verdicts(rows, tally, extractor, args.extractor_on, args.in_path, workers))
-    if not tally.rows:  # pragma: no cover - _verdicts raises before the file is kept
+        extractor = load_extractor(args.extractor)  # the model stays in this process: rows are read here, in order
+        rows = _progress(grade_rows(args.in_path), disable=args.no_progress)
+        write_jsonl(out, _verdicts(rows, tally, extractor, args.extractor_on, str(args.in_path)))
+    else:
+        from rend_equiv_dataset.io import jsonl_lines
+
+        extractor = None
+        workers = default_workers() if args.workers is None else args.workers
+        lines = _progress(jsonl_lines(args.in_path), disable=args.no_progress)
+        write_lines(out, _verdict_lines(lines, str(args.in_path), tally, workers))
+    if not tally.rows:  # pragma: no cover - the writers raise it before the file is kept
         raise InputError("no rows to grade", file=args.in_path)
     n = tally.rows
     line = (
@@ -89,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(rows: Iterator[GradeRow], *, disable: bool) -> Iterator[GradeRow]:
+def _progress(rows: Iterator[Any], *, disable: bool) -> Iterator[Any]:
     if disable:
         return rows
     from tqdm.auto import tqdm
@@ -97,22 +109,28 @@ def _progress(rows: Iterator[GradeRow], *, disable: bool) -> Iterator[GradeRow]:
     return iter(tqdm(rows, desc="grading", unit="line", mininterval=1.0, leave=False, disable=None))  # None: off when not a terminal
 
 
-def _verdicts(
-    rows: Iterator[GradeRow], tally: _Tally, extractor: Extractor | None, extract_on: str, in_path: str, workers: int = 1
-) -> Iterator[dict[str, Any]]:
-    """One verdict per row, in order, a chunk at a time; raises InputError (file unwritten) on no rows."""
-    from rend_equiv_dataset.errors import InputError
+def _verdict(row: GradeRow, result: Grade, reading: Reading) -> dict[str, Any]:
+    """The verdict line of one row (the extractor adds its fields to it)."""
+    return {
+        "id": row.id,
+        "answer": result.answer,
+        "correct": result.correct,
+        "rule": reading.rule,
+        "confidence": reading.confidence,
+        "evidence": reading.evidence,
+    }
 
-    for chunk, graded in _graded_chunks(rows, workers):
-        yield from _chunk_verdicts(chunk, graded, tally, extractor, extract_on)
-    if not tally.rows:
-        raise InputError("no rows to grade", file=in_path)
+
+def _mark(verdict: dict[str, Any], reading: Reading) -> tuple[bool, bool, bool, str]:
+    from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE
+
+    return bool(verdict["correct"]), verdict["answer"] is None, reading.confidence < LOW_CONFIDENCE, reading.rule
 
 
-def _chunks(rows: Iterator[GradeRow], size: int) -> Iterator[list[GradeRow]]:
-    chunk: list[GradeRow] = []
-    for row in rows:
-        chunk.append(row)
+def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
         if len(chunk) == size:
             yield chunk
             chunk = []
@@ -120,85 +138,105 @@ def _chunks(rows: Iterator[GradeRow], size: int) -> Iterator[list[GradeRow]]:
         yield chunk
 
 
-def _read_chunk(chunk: list[GradeRow]) -> list[tuple[Grade, Reading]]:
-    """The rules' reading of each row of a chunk (in a worker process, or in this one)."""
-    from rend_equiv_dataset.figures.answers.grade import grade_reading
+def _grade_lines(file: str, lines: list[tuple[int, str]]) -> tuple[str, list[tuple[bool, bool, bool, str]]]:
+    """Parse, check, read and write one chunk of input lines (in a worker process, or in this one):
+    (the chunk's verdict lines, each row's mark for the tally); a bad line raises InputError naming it."""
+    from rend_equiv_dataset.figures.answers.grade import check_row, grade_reading
+    from rend_equiv_dataset.io import json_object, jsonl_line
 
-    return [grade_reading(row.output, row.target, row.answer_type, question=row.question, labels=row.labels) for row in chunk]
+    written: list[str] = []
+    marks = []
+    for number, text in lines:
+        row = check_row(json_object(text, file=file, line=number), file, number)
+        result, reading = grade_reading(row.output, row.target, row.answer_type, question=row.question, labels=row.labels)
+        verdict = _verdict(row, result, reading)
+        written.append(jsonl_line(verdict))
+        marks.append(_mark(verdict, reading))
+    return "".join(written), marks
 
 
-def _graded_chunks(rows: Iterator[GradeRow], workers: int) -> Iterator[tuple[list[GradeRow], list[tuple[Grade, Reading]]]]:
-    """(chunk, its readings) in input order; with ``workers`` > 1 and a fork start, read by a pool of processes,
-    at most two chunks per worker in flight (memory stays flat), started only once the input fills two chunks."""
+def _verdict_lines(lines: Iterator[tuple[int, str]], file: str, tally: _Tally, workers: int) -> Iterator[str]:
+    """The verdict lines of every input line, in input order, a chunk at a time. With ``workers`` > 1 (and a fork
+    start) a pool of processes parses and reads the chunks, at most two per worker in flight so that memory stays
+    flat; it starts only once the input fills two chunks. Raises InputError (file unwritten) on no rows."""
     import multiprocessing
-
-    chunks = _chunks(rows, PARALLEL_CHUNK if workers > 1 else CHUNK)
-    head = [chunk for _, chunk in zip(range(2), chunks)]
-    if workers == 1 or len(head) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for chunk in (*head, *chunks):
-            yield chunk, _read_chunk(chunk)
-        return
     from collections import deque
     from itertools import chain
 
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        pending: deque = deque()
+    from rend_equiv_dataset.errors import InputError
+
+    chunks = _chunks(lines, PARALLEL_CHUNK if workers > 1 else CHUNK)
+    head = [chunk for _, chunk in zip(range(2), chunks)]
+    if workers == 1 or len(head) < 2 or "fork" not in multiprocessing.get_all_start_methods():
         for chunk in chain(head, chunks):
-            pending.append((chunk, pool.apply_async(_read_chunk, (chunk,))))
-            if len(pending) >= 2 * workers:
-                done, result = pending.popleft()
-                yield done, result.get()
-        while pending:
-            done, result = pending.popleft()
-            yield done, result.get()
+            text, marks = _grade_lines(file, chunk)
+            for mark in marks:
+                tally.count(mark)
+            yield text
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            pending: deque = deque()
+            for chunk in chain(head, chunks):
+                pending.append(pool.apply_async(_grade_lines, (file, chunk)))
+                while len(pending) >= 2 * workers or (pending and pending[0].ready()):
+                    text, marks = pending.popleft().get()
+                    for mark in marks:
+                        tally.count(mark)
+                    yield text
+            while pending:
+                text, marks = pending.popleft().get()
+                for mark in marks:
+                    tally.count(mark)
+                yield text
+    if not tally.rows:
+        raise InputError("no rows to grade", file=file)
+
+
+def _verdicts(
+    rows: Iterator[GradeRow], tally: _Tally, extractor: Extractor, extract_on: str, file: str
+) -> Iterator[dict[str, Any]]:
+    """With a second reader: one verdict per row, in order, a chunk at a time (the extractor gets each chunk as one
+    batch); raises InputError (file unwritten) on no rows."""
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.figures.answers.grade import grade_reading
+
+    for chunk in _chunks(rows, CHUNK):
+        graded = [grade_reading(row.output, row.target, row.answer_type, question=row.question, labels=row.labels) for row in chunk]
+        yield from _chunk_verdicts(chunk, graded, tally, extractor, extract_on)
+    if not tally.rows:
+        raise InputError("no rows to grade", file=file)
 
 
 def _chunk_verdicts(
-    chunk: list[GradeRow], graded: list[tuple[Grade, Reading]], tally: _Tally, extractor: Extractor | None, extract_on: str
+    chunk: list[GradeRow], graded: list[tuple[Grade, Reading]], tally: _Tally, extractor: Extractor, extract_on: str
 ) -> list[dict[str, Any]]:
+    from rend_equiv_dataset.figures.answers.extractor import extraction_prompt, is_none_reply
     from rend_equiv_dataset.figures.answers.grade import compare, target_answer
-    from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE
+    from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, read_answer
 
-    verdicts: list[dict[str, Any]] = []
-    for row, (result, reading) in zip(chunk, graded):
-        verdicts.append({
-            "id": row.id,
-            "answer": result.answer,
-            "correct": result.correct,
-            "rule": reading.rule,
-            "confidence": reading.confidence,
-            "evidence": reading.evidence,
-        })
-    if extractor is not None:
-        from rend_equiv_dataset.figures.answers.extractor import extraction_prompt, is_none_reply
-        from rend_equiv_dataset.figures.answers.parse import read_answer
-
-        asked = [
-            i for i, (row, (_, reading)) in enumerate(zip(chunk, graded))
-            if row.output and (extract_on == "all" or reading.confidence < LOW_CONFIDENCE)
-        ]
-        prompts = [extraction_prompt(chunk[i].output or "", chunk[i].question, chunk[i].answer_type, chunk[i].labels) for i in asked]
-        replies = extractor.extract(prompts) if prompts else []
-        for i, reply in zip(asked, replies):
-            row, (result, reading) = chunk[i], graded[i]
-            labels = row.labels or ((row.target,) if row.answer_type == "label" else ())
-            second = None if is_none_reply(reply) else read_answer(reply, row.answer_type, labels, row.question)
-            reference = target_answer(row.target, row.answer_type, row.labels)
-            second_grade = compare(second, reference, row.answer_type) if second is not None else None
-            second_answer = second_grade.answer if second_grade is not None else None
-            agree = second_answer == result.answer
-            verdict = verdicts[i]
-            verdict.update({"rule_answer": result.answer, "extractor_answer": second_answer, "extractor_reply": reply, "agree": agree})
-            tally.extracted += 1
-            tally.agreed += agree
-            if reading.confidence < LOW_CONFIDENCE and reply is not None:
-                verdict["answer"] = second_answer
-                verdict["correct"] = bool(second_grade.correct) if second_grade is not None else False
-                verdict["rule"] = "extractor"
+    verdicts = [_verdict(row, result, reading) for row, (result, reading) in zip(chunk, graded)]
+    asked = [
+        i for i, (row, (_, reading)) in enumerate(zip(chunk, graded))
+        if row.output and (extract_on == "all" or reading.confidence < LOW_CONFIDENCE)
+    ]
+    prompts = [extraction_prompt(chunk[i].output or "", chunk[i].question, chunk[i].answer_type, chunk[i].labels) for i in asked]
+    replies = extractor.extract(prompts) if prompts else []
+    for i, reply in zip(asked, replies):
+        row, (result, reading) = chunk[i], graded[i]
+        labels = row.labels or ((row.target,) if row.answer_type == "label" else ())
+        second = None if is_none_reply(reply) else read_answer(reply, row.answer_type, labels, row.question)
+        reference = target_answer(row.target, row.answer_type, row.labels)
+        second_grade = compare(second, reference, row.answer_type) if second is not None else None
+        second_answer = second_grade.answer if second_grade is not None else None
+        agree = second_answer == result.answer
+        verdict = verdicts[i]
+        verdict.update({"rule_answer": result.answer, "extractor_answer": second_answer, "extractor_reply": reply, "agree": agree})
+        tally.extracted += 1
+        tally.agreed += agree
+        if reading.confidence < LOW_CONFIDENCE and reply is not None:
+            verdict["answer"] = second_answer
+            verdict["correct"] = bool(second_grade.correct) if second_grade is not None else False
+            verdict["rule"] = "extractor"
     for verdict, (_, reading) in zip(verdicts, graded):
-        tally.rows += 1
-        tally.correct += bool(verdict["correct"])
-        tally.unread += verdict["answer"] is None
-        tally.low += reading.confidence < LOW_CONFIDENCE
-        tally.rules[reading.rule] = tally.rules.get(reading.rule, 0) + 1
+        tally.count(_mark(verdict, reading))
     return verdicts

@@ -123,13 +123,13 @@ def test_verdicts_stream_without_holding_the_input(tmp_path, monkeypatch):
     import rend_equiv_dataset.commands.grade as command
 
     seen: list[int] = []
-    real = command._chunk_verdicts
+    real = command._grade_lines
 
-    def spy(chunk, *args):
+    def spy(file, chunk):
         seen.append(len(chunk))
-        return real(chunk, *args)
+        return real(file, chunk)
 
-    monkeypatch.setattr(command, "_chunk_verdicts", spy)
+    monkeypatch.setattr(command, "_grade_lines", spy)
     rows = [{"output": str(i), "target": str(i), "answer_type": "number"} for i in range(3 * command.CHUNK + 5)]
     out = tmp_path / "verdicts.jsonl"
     assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--workers", "1"]) == 0

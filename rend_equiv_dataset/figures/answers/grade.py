@@ -135,10 +135,11 @@ def grade_rows(path: str | Path) -> Iterator[GradeRow]:
     from rend_equiv_dataset.io import jsonl_rows
 
     for line, row in jsonl_rows(path):
-        yield _check_row(row, str(path), line)
+        yield check_row(row, str(path), line)
 
 
-def _check_row(row: dict[str, Any], file: str, line: int) -> GradeRow:
+def check_row(row: dict[str, Any], file: str, line: int) -> GradeRow:
+    """One parsed line of a ``grade`` input file, checked (see :func:`grade_rows`); ``file`` and ``line`` name it in errors."""
     def bad(field: str, message: str) -> InputError:
         return InputError(message, file=file, line=line, field=field)
 
