@@ -54,6 +54,25 @@ CALENDAR_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv"
 _CJK_LOCALES = ("zh", "ja", "ko")
 
 
+def _latin_folds() -> dict[int, str]:
+    """Latin letters with accents → the letter alone (``Zürich`` is ``Zurich``, ``Québec`` is ``Quebec``)."""
+    folds = {}
+    for code in range(0xC0, 0x250):
+        base = unicodedata.normalize("NFKD", chr(code))[:1]
+        if base.isascii() and base.isalpha() and base != chr(code):
+            folds[code] = base
+    return folds
+
+
+_FOLD = _latin_folds()
+
+
+def _low(token: str) -> str:
+    """A token as labels and outputs are compared: lower case, Latin accents dropped."""
+    token = token.lower()
+    return token if token.isascii() else token.translate(_FOLD)
+
+
 @lru_cache(maxsize=1)
 def _calendar() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     """CLDR month and quarter names in :data:`CALENDAR_LANGUAGES` (babel), read once.
@@ -73,12 +92,12 @@ def _calendar() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
         for context in ("format", "stand-alone"):
             for width in ("wide", "abbreviated") if code in _CJK_LOCALES else ("wide",):
                 for number, name in get_month_names(width, context, code).items():
-                    tokens = [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]
+                    tokens = [_low(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]
                     if tokens:
                         months.setdefault("".join(tokens), f"month:{number}")
                         starts.add(tokens[0])
             for number, name in get_quarter_names("wide", context, code).items():
-                tokens = [t.lower() for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]  # as outputs are read
+                tokens = [_low(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]  # as outputs are read
                 if tokens:
                     quarters.setdefault(" ".join(tokens), str(number))
                     starts.add(tokens[0])
@@ -159,7 +178,7 @@ _ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quar
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
 
 
-_QUARTER_WORDS = frozenset({"quarter", "trimestre", "quartal", "kwartaal", "квартал", "çeyrek", "kvartal", "kwartał", "期", "度", "분기"})
+_QUARTER_WORDS = frozenset({"quarter", "trimestre", "quartal", "kwartaal", "квартал", "ceyrek", "kvartal", "kwartał", "期", "度", "분기"})
 """The words CLDR quarter names are built on: a span holding none of them is not tried as a quarter."""
 _YEAR_LINK = frozenset({"of", "de", "del", "di", "des", "do", "da", "von", "van", "年"})
 
@@ -216,13 +235,13 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
     own: set[str] = set()
     longest = 2 if labels else 0
     for label in labels:
-        tokens = [t.lower() for t in _TOKEN.findall(label)]
+        tokens = [_low(t) for t in _TOKEN.findall(label)]
         if not tokens or len(tokens) > MAX_TOKENS:
             continue
         if "".join(tokens) in _ORDINARY:
             ordinary.add(label)
         own.update(_keys(tokens, years))
-        names = [(tokens, False)] + [([t.lower() for t in _TOKEN.findall(name)], upper) for name, upper in other_names(label)]
+        names = [(tokens, False)] + [([_low(t) for t in _TOKEN.findall(name)], upper) for name, upper in other_names(label)]
         for name_tokens, upper in names:
             if not name_tokens or len(name_tokens) > MAX_TOKENS:
                 continue
@@ -232,11 +251,11 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
                     clashes.add(key)
                 keys[key] = label
                 (cased if upper else uncased).add(key)
-    if any(_keys([t.lower() for t in _TOKEN.findall(label)], years)[-1].startswith("month:") for label in labels if _TOKEN.search(label)):
+    if any(_keys([_low(t) for t in _TOKEN.findall(label)], years)[-1].startswith("month:") for label in labels if _TOKEN.search(label)):
         longest = max(longest, 3)  # "十一月" is three tokens
-    if any(_quarter(_TOKEN.findall(label.lower())) for label in labels):
+    if any(_quarter([_low(t) for t in _TOKEN.findall(label)]) for label in labels):
         longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
-    exact = {"".join(t.lower() for t in _TOKEN.findall(label)): label for label in labels}
+    exact = {"".join(_low(t) for t in _TOKEN.findall(label)): label for label in labels}
     for key in clashes:
         if key in exact:
             keys[key] = exact[key]
@@ -290,7 +309,7 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> tuple[Ment
 
 def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, ...]:
     tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
-    lowered = [t[0].lower().removesuffix("'s") for t in tokens]
+    lowered = [_low(t[0]).removesuffix("'s") for t in tokens]
     found: list[Mention] = []
     i = 0
     while i < len(tokens):

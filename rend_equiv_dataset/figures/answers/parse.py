@@ -72,7 +72,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, forget_mentions, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in
+from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in, scale_word_after
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
     TailPattern,
@@ -113,7 +113,7 @@ _STRONG_CORRECTION = re.compile(
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
     r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
-    r"|\b(?:no|non|nein|nee)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope)\b|不对|不是|其实|实际上|いや|実は|実際(?:に)?は|아니|실제로는|사실은",
+    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|いや|実は|実際(?:に)?は|아니|실제로는|사실은",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
@@ -231,10 +231,22 @@ def question_scale(question: str | None) -> float:
         return 1.0
     match = _UNIT_WORDS.search(question)
     if match is None:
-        return 1.0
+        return _other_language_unit(question)
     words = (match.group(1) or match.group(2) or match.group(3) or "").split()
     first = words[0] if words else ""
     return _SCALES.get(first, _SCALES.get(first.lower(), 1.0) if len(first) > 1 else 1.0)
+
+
+_OTHER_UNIT = re.compile(r"[(,（]\s*(?:en|in|im|em|в|на|单位[:：]?|単位[:：]?)\s*([^\W\d_]+)", re.IGNORECASE)
+
+
+def _other_language_unit(question: str) -> float:
+    """The scale of a unit named in another language: ``(en millones de euros)``, ``(in Millionen)``, ``（单位：亿元）``."""
+    match = _OTHER_UNIT.search(question)
+    if match is None:
+        return 1.0
+    found = scale_word_after(" " + match.group(1), 0)
+    return found[0] if found is not None else 1.0
 
 
 @dataclass(frozen=True)
@@ -265,13 +277,13 @@ class _Question:
         focus = frozenset(m.label for m in mentions(text, index)) if text else frozenset()
         fraction = bool(_FRACTION_QUESTION.search(text)) and not _PERCENT_QUESTION.search(text)
         numbers = frozenset(n.value for n in numbers_in(text))
-        unit = bool(question and _UNIT_WORDS.search(question))
+        unit = bool(question and (_UNIT_WORDS.search(question) or _OTHER_UNIT.search(question)))
         ratio = bool(_RATIO_QUESTION.search(text))
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
         percent = bool(_PERCENT_QUESTION.search(text))
         decrease = bool(_DECREASE_QUESTION.search(text))
-        asked = _AGGREGATE_QUESTION.search(text) if answer_type == "number" else None
-        aggregate = _aggregate_before(asked.group(1).lower()) if asked is not None else None
+        kind = _aggregate_kind(text) if answer_type == "number" and text else None
+        aggregate = _aggregate_before(kind) if kind is not None else None
         qualifiers = frozenset(
             m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
         ) if text and answer_type == "label" else frozenset()
@@ -285,22 +297,57 @@ _DECREASE_QUESTION = re.compile(
 """A question that names the decrease itself ("What is the deficit?", "By how much did exports fall?") asks its size."""
 
 
-_AGGREGATE_QUESTION = re.compile(r"\b(average|mean|median|total|sum|difference)\b", re.IGNORECASE)
-_AGGREGATE_WORDS = {
-    "average": "average|mean", "mean": "mean|average", "median": "median", "total": "total|sum", "sum": "sum|total",
-    "difference": "difference|gap",
+_AGGREGATE_QUESTION = re.compile(
+    r"\b(average|mean|median|total|sum|difference|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+"
+    r"|summe|gesamt\w*|somme|suma|soma|итог\w*|unterschied|differenz|diff[ée]rence|[ée]cart|diferen[cç]a|differenza|разниц\w+)\b"
+    r"|(平均|合计|合計|总计|總計|差)",
+    re.IGNORECASE,
+)
+_AGGREGATE_KINDS = {
+    "average": "average", "mean": "average", "durchschnitt": "average", "mittelwert": "average", "moyenne": "average",
+    "promedio": "average", "media": "average", "média": "average", "medìa": "average", "средн": "average", "平均": "average",
+    "median": "median",
+    "total": "total", "sum": "total", "summe": "total", "gesamt": "total", "somme": "total", "suma": "total", "soma": "total",
+    "итог": "total", "合计": "total", "合計": "total", "总计": "total", "總計": "total",
 }
-"""The words an output names the quantity a question asks with ("What is the average ...?": "average 34.35", "the mean is 26")."""
+_AGGREGATE_WORDS = {
+    "average": r"average|mean|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+|平均(?:值|は)?",
+    "median": r"median|mediana|médiane|медиана|中位数",
+    "total": r"total|sum|together|combined|altogether|summe|insgesamt|gesamt\w*|somme|au\s+total|suma|en\s+total|soma|итого|всего|合计|合計|总计|總計",
+    "difference": r"difference|gap|spread|margin|increase|decrease|rise|drop|decline|change|lead|unterschied|differenz|anstieg|r[üu]ckgang"
+                  r"|diff[ée]rence|[ée]cart|hausse|baisse|diferencia|aumento|diferen[cç]a|differenza|разница|рост|差(?:は|为|為)?",
+}
+"""The words an output names the quantity a question asks with ("What is the average ...?": "average 34.35", "the mean is 26";
+"By how much ...?": "a gap of 4.5", "an increase of 5.2"), in the languages the reader knows."""
+
+
+def _aggregate_kind(text: str) -> str | None:
+    """Which quantity a number question asks for: ``average``, ``median``, ``total`` or ``difference`` (None: a plain value)."""
+    if _DIFFERENCE_QUESTION.search(text):
+        return "difference"
+    asked = _AGGREGATE_QUESTION.search(text)
+    if asked is None:
+        return None
+    word = (asked.group(1) or asked.group(2)).lower()
+    stems = sorted((stem for stem in _AGGREGATE_KINDS if word.startswith(stem)), key=len, reverse=True)  # "median" before "media"
+    return _AGGREGATE_KINDS[stems[0]] if stems else "difference"
 
 
 @lru_cache(maxsize=16)
-def _aggregate_before(word: str) -> re.Pattern[str]:
-    """The text right before a number labelled as the asked quantity: ``average 34.35``, ``the total is about 131``, ``difference: 4``."""
+def _aggregate_before(kind: str) -> re.Pattern[str]:
+    """The text right before a number labelled as the asked quantity: ``average 34.35``, ``the total is about 131``,
+    ``difference: 4``, ``a spread of 27``, ``beträgt 54,5``."""
     return re.compile(
-        rf"\b(?:{_AGGREGATE_WORDS[word]})\b(?:\s+(?:is|was|of|comes\s+to|equals|would\s+be))?\s*[:=]?\s*"
-        r"(?:(?:about|around|approximately|roughly|~|≈)\s*)?[$€£¥]?\s?$",
+        rf"(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff]))(?:{_AGGREGATE_WORDS[kind]})(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff]))"
+        r"(?:\s+(?:is|was|of|comes\s+to|equals|would\s+be|of\s+about|beträgt|betrug|liegt\s+bei|est\s+de|était\s+de|de|es\s+de|fue\s+de"
+        r"|è\s+di|di|é\s+de|foi\s+de|составляет|составила|составил))?\s*[:=：]?\s*"
+        r"(?:(?:about|around|approximately|roughly|rund|etwa|environ|aproximadamente|circa|cerca\s+de|около|约|約|~|≈)\s*)?[$€£¥]?\s?$",
         re.IGNORECASE,
     )
+
+
+_TIMES_AFTER = re.compile(r"\s?(?:times\b|[x×](?![^\W\d_])|fois\b|mal\b|veces\b|volte\b|vezes\b|раза?\b|倍)", re.IGNORECASE)
+"""After a number that answers a "how many times" or ratio question: ``2.9 times as expensive``, ``2.4x``, ``3倍``."""
 
 
 _RESPECTIVELY = re.compile(r"\b(?:respectively|beziehungsweise|respectivement|respectivamente|rispettivamente|соответственно)\b|分别", re.IGNORECASE)
@@ -340,14 +387,19 @@ def _marked_other_category(span: str, question: _Question) -> Reading | None:
 
 
 def _labelled_result(text: str, question: _Question) -> Reading | None:
-    """The last number the output labels with the quantity the question asks ("…, average 34.35."), if it names one."""
+    """The last number the output labels with the quantity the question asks ("…, average 34.35.", "a gap of 4.5",
+    "2.9 times as expensive" for a "how many times" question), if it names one."""
     pattern = question.aggregate
-    if pattern is None:
+    if pattern is None and not question.ratio:
         return None
     window = tail_window(text)
     chosen = None
     for number in numbers_in(window):
-        if number.role == "answer" and pattern.search(window, max(0, number.start - 40), number.start):
+        if number.role != "answer":
+            continue
+        if pattern is not None and pattern.search(window, max(0, number.start - 40), number.start) or (
+            question.ratio and _TIMES_AFTER.match(window, number.end)
+        ):
             chosen = number
     if chosen is None:
         return None
@@ -490,7 +542,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     lead, rest = lead_segment(visible)
     if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (answer_type == "label" and _SENTENCE_GOES_ON.match(rest)) and not (
         answer_type == "label" and _CHAIN_AFTER_LEAD.match(rest)
-    ):
+    ) and not (answer_type == "label" and _lead_goes_on_to_others(visible, lead, rest, reader)):
         verdict = _read_bare(lead, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "lead", lead)
@@ -500,6 +552,24 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if refusal is not None:
             return Reading(None, "refusal", HIGH, refusal.group(0))
     return _finish(verdict, reader, "committed", evidence)
+
+
+def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Question) -> bool:
+    """A label lead cut from a sentence that goes on to name other labels ("Instagram (78%), Facebook (67%) … but YouTube
+    reaches the most"): the first item of a list, not a bare answer."""
+    after = visible.lstrip()[len(lead):len(lead) + 3].lstrip(" ")
+    if after[:1] not in ("(", ",", "-", "\u2014", "\u2013"):
+        return False
+    first = sentences(rest)[:1]
+    contrast = _LIST_CONTRAST.search(first[0]) if first else None
+    if contrast is None:
+        return False
+    named = {m.label for m in mentions(lead, question.index, alone=True)}
+    return any(m.label not in named for m in mentions(first[0][contrast.end():], question.index))
+
+
+_LIST_CONTRAST = re.compile(r"\b(?:but|however|yet|whereas|aber|doch|mais|pero|sin\s+embargo|ma|però|mas|porém|но|однако)\b|但|然而|しかし|하지만", re.IGNORECASE)
+"""The turn after a list of items ("…, but YouTube reaches the most")."""
 
 
 def _yes_no_correction(text: str, question: _Question) -> Reading | None:
