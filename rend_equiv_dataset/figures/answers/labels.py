@@ -49,6 +49,12 @@ _MONTHS = (
     ("november", "nov"), ("december", "dec"),
 )
 _MONTH = {name: f"month:{i + 1}" for i, names in enumerate(_MONTHS) for name in names}
+_DAYS = (
+    ("monday", "mon"), ("tuesday", "tue", "tues"), ("wednesday", "wed"), ("thursday", "thu", "thur", "thurs"), ("friday", "fri"),
+    ("saturday",), ("sunday",),
+)
+_DAY = {name: f"day:{i}" for i, names in enumerate(_DAYS) for name in names}
+"""English weekday names and their short forms (not ``sat`` and ``sun``: everyday words)."""
 CALENDAR_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "zh", "ja", "ko")
 """Languages whose CLDR month and quarter names (babel) match month and quarter labels."""
 _CJK_LOCALES = ("zh", "ja", "ko")
@@ -75,21 +81,26 @@ def _low(token: str) -> str:
 
 @lru_cache(maxsize=1)
 def _calendar() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
-    """CLDR month and quarter names in :data:`CALENDAR_LANGUAGES` (babel), read once.
+    """CLDR month, weekday and quarter names in :data:`CALENDAR_LANGUAGES` (babel), read once.
 
-    Returns month key → ``month:N`` (English short forms included; other
+    Returns month or weekday key → ``month:N`` or ``day:N`` (English short forms included; other
     languages' wide names only, and the abbreviated ones of Chinese, Japanese
     and Korean, ``5月``: short forms such as ``ago`` or ``mar`` are everyday
     words elsewhere), quarter name tokens → ``N`` (``3e trimestre``,
     ``3. Quartal``, ``第3四半期``), and the tokens either can start with.
     """
-    from babel.dates import get_month_names, get_quarter_names
+    from babel.dates import get_day_names, get_month_names, get_quarter_names
 
-    months = dict(_MONTH)
+    months = dict(_MONTH) | _DAY
     quarters: dict[str, str] = {}
-    starts = set(_MONTH)
+    starts = set(months)
     for code in CALENDAR_LANGUAGES:
         for context in ("format", "stand-alone"):
+            for number, name in get_day_names("wide", context, code).items():
+                tokens = [_low(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]
+                if tokens:
+                    months.setdefault("".join(tokens), f"day:{number}")
+                    starts.add(tokens[0])
             for width in ("wide", "abbreviated") if code in _CJK_LOCALES else ("wide",):
                 for number, name in get_month_names(width, context, code).items():
                     tokens = [_low(t) for t in _TOKEN.findall(unicodedata.normalize("NFKC", name))]
@@ -251,8 +262,8 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
                     clashes.add(key)
                 keys[key] = label
                 (cased if upper else uncased).add(key)
-    if any(_keys([_low(t) for t in _TOKEN.findall(label)], years)[-1].startswith("month:") for label in labels if _TOKEN.search(label)):
-        longest = max(longest, 3)  # "十一月" is three tokens
+    if any(_keys([_low(t) for t in _TOKEN.findall(label)], years)[-1].startswith(("month:", "day:")) for label in labels if _TOKEN.search(label)):
+        longest = max(longest, 3)  # "十一月" and "火曜日" are three tokens
     if any(_quarter([_low(t) for t in _TOKEN.findall(label)]) for label in labels):
         longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
     exact = {"".join(_low(t) for t in _TOKEN.findall(label)): label for label in labels}

@@ -72,7 +72,7 @@ _NUMBER = re.compile(
 _OPERATORS = frozenset({"-", "+", "*", "/", "x", "×", "÷", "minus", "plus", "times", "divided by", "multiplied by", "over"})
 _EQUALS = frozenset({"=", "≈", "~", "~=", "equals", "is equal to", "gives", "makes"})
 _YEAR_BEFORE = re.compile(
-    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before)|[,(/])\s*$",
+    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|en|em|im|seit|depuis|desde)|[,(/])\s*$",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = TailPattern(re.compile(
@@ -84,9 +84,11 @@ _OR_BETWEEN = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
-    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:the\s+)?$|介于|在$",
+    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)\s+)?$|介于|在$",
     re.IGNORECASE,
 )
+_ARTICLE_AFTER = re.compile(r"(?<=\S)\s+(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)$")
+"""An article between the two numbers of a range, after its conjunction ("y el", "et le"): dropped before the conjunction is read."""
 _CJK_RANGE_BETWEEN = frozenset({"から", "에서", "와", "과", "と", "与", "和", "到", "至", "～", "~"})
 _RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)|\s*(?:[^\W\d_]+\s+){0,2}aras[ıi]nda\b")
 """After the second number of a range written the East Asian or Turkish way ("30到40之间", "30から40の間", "30에서 40 사이",
@@ -209,12 +211,12 @@ _WORDED_DECREASE = TailPattern(re.compile(
     r"(?:\b(?:deficit|loss|decline|decrease|drop|fall|shortfall|contraction|reduction)\s+(?:of|:)|\b(?:deficit|net\s+loss)\s*[:=]"
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
-    r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?"
+    r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|baiss[ée]e?s?|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?|снизил\w*|сократил\w*|упал[аио]?|уменьшил\w*"
     r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de))"
-    r"\s+(?:(?:un|una|el|la|le|del|de|um|uno|an?)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
+    r"\s+(?:(?:un|una|el|la|le|del|de|en|um|uno|an?|на)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
     r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
-), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
+), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
     r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero)\b",
@@ -317,7 +319,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
     roles = ["answer"] * len(found)
     for i in range(len(found) - 1):
         left, right = found[i], found[i + 1]
-        between = " ".join(text[left.end:right.start].split()).lower()
+        between = _ARTICLE_AFTER.sub("", " ".join(text[left.end:right.start].split()).lower())  # "entre el 15 % y el 17 %"
         if between.strip("() ") in _OPERATORS:  # "(55 + 52) / 2"
             between = between.strip("() ")
         before = text[max(0, left.start - 20):left.start]

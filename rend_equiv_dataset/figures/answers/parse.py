@@ -147,7 +147,7 @@ _NEGATED_BEFORE = re.compile(
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _HIGH_OTHER = (
-    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|h[öo]here?[nrs]?|h[öo]her|gr[öo]ßere?[nrs]?|gr[öo]ßer|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?"
+    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|h[öo]here?[nrs]?|h[öo]her|gr[öo]ßere?[nrs]?|gr[öo]ßer|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?|plus\s+forte?s?"
     r"|plus\s+grande?s?|самы[йхеая]\s+(?:высок|больш)\w*|наибольш\w*|più\s+alt[oiae]|maggiore|mais\s+alt[oa]s?|maior(?:es)?"
 )
 _LOW_OTHER = (
@@ -157,7 +157,7 @@ _LOW_OTHER = (
 _HIGH = _HIGH_OTHER + r"|warmest|hottest|wettest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
 _LOW = _LOW_OTHER + r"|coldest|coolest|driest|cheapest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(
-    rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)い|가장\s*(?:높|많|크))|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)い|가장\s*(?:낮|적|작))",
+    rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)(?:い|かった|く)|가장\s*(?:높|많|크)|أعلى|أكبر|أكثر)|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)(?:い|かった|く)|가장\s*(?:낮|적|작)|أدنى|أقل|أصغر)",
     re.IGNORECASE,
 )
 _THAN = re.compile(r"\b(?:than|que|als|che|чем)\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
@@ -802,6 +802,8 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
     if _bare_list(piece, candidates):
         return Verdict(REFUSED)
+    if any(n.role == "hedge" for n in found) and all(n.year or n.value in question.numbers for n in candidates):
+        return Verdict(REFUSED)  # "in 2020 it lies between 15 and 17": the range is the statement, 2020 a copy
     candidates = _drop_copies(candidates, question)
     if all(n.year for n in candidates) and not question.asks_year:
         return Verdict(NOTHING)
