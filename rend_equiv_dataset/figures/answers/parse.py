@@ -95,7 +95,7 @@ MAX_SENTENCES = 40
 
 _CLAUSE = re.compile(
     r",\s|,(?=[^\W\d])|;|:\s|\s-\s|\u2014|\u2015|\((?=[^)]*\))|\)|、|而|但|，"
-    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than"
+    r"|\b(?:while|whereas|but|however|and|compared\s+(?:to|with)|versus|vs\.?|followed\s+by|then|than|after|before"
     r"|und|aber|während|et|mais|tandis\s+que|y|pero|mientras|e|ma|mentre|mas|и|а|но)\b",
     re.IGNORECASE,
 )
@@ -268,6 +268,7 @@ class _Question:
     aggregate: re.Pattern[str] | None = None
     qualifiers: frozenset[str] = frozenset()
     difference: bool = False
+    aggregate_kind: str | None = None
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -288,7 +289,7 @@ class _Question:
             m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
-                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)))
+                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind)
 
 
 _DECREASE_QUESTION = re.compile(
@@ -314,7 +315,7 @@ _AGGREGATE_WORDS = {
     "average": r"average|mean|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+|平均(?:值|は)?",
     "median": r"median|mediana|médiane|медиана|中位数",
     "total": r"total|sum|together|combined|altogether|summe|insgesamt|gesamt\w*|somme|au\s+total|suma|en\s+total|soma|итого|всего|合计|合計|总计|總計",
-    "difference": r"difference|gap|spread|margin|increase|decrease|rise|drop|decline|change|lead|unterschied|differenz|anstieg|r[üu]ckgang"
+    "difference": r"difference|gap|spread|margin|increased?|decreased?|rise|rose|risen|drop(?:ped)?|fell|fallen|declined?|changed?|grew|lead|unterschied|differenz|anstieg|r[üu]ckgang"
                   r"|diff[ée]rence|[ée]cart|hausse|baisse|diferencia|aumento|diferen[cç]a|differenza|разница|рост|差(?:は|为|為)?",
 }
 """The words an output names the quantity a question asks with ("What is the average ...?": "average 34.35", "the mean is 26";
@@ -339,8 +340,9 @@ def _aggregate_before(kind: str) -> re.Pattern[str]:
     ``difference: 4``, ``a spread of 27``, ``beträgt 54,5``."""
     return re.compile(
         rf"(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff]))(?:{_AGGREGATE_WORDS[kind]})(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff]))"
-        r"(?:\s+(?:is|was|of|comes\s+to|equals|would\s+be|of\s+about|beträgt|betrug|liegt\s+bei|est\s+de|était\s+de|de|es\s+de|fue\s+de"
-        r"|è\s+di|di|é\s+de|foi\s+de|составляет|составила|составил))?\s*[:=：]?\s*"
+        r"(?:\s+(?:(?:thus|therefore|so|then|also|donc|also|quindi|entonces|portanto)\s+)?(?:is|was|of|by|comes\s+to|equals|would\s+be|of\s+about"
+        r"|beträgt|betrug|liegt\s+bei|est\s+de|était\s+de|de|es\s+de|fue\s+de|è\s+di|di|é\s+de|foi\s+de|составляет|составила|составил)"
+        r"(?:\s+(?:thus|therefore|so|then|donc|quindi|entonces|portanto))?)?\s*[:=：]?\s*"
         r"(?:(?:about|around|approximately|roughly|rund|etwa|environ|aproximadamente|circa|cerca\s+de|около|约|約|~|≈)\s*)?[$€£¥]?\s?$",
         re.IGNORECASE,
     )
@@ -394,21 +396,67 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
         return None
     window = tail_window(text)
     chosen = None
-    for number in numbers_in(window):
-        if number.role != "answer":
-            continue
+    words = _aggregate_word(question.aggregate_kind) if question.aggregate_kind else None
+    found = [n for n in numbers_in(window) if n.role == "answer"] + [
+        Number(value, 1.0, False, start, end) for value, start, end in number_words(window) if value is not None
+    ]
+    if question.unit and not question.percent:
+        found = [n for n in found if not n.percent]  # "grew 8.5%, i.e. by 2.4 bn USD": a share is not the amount in the unit asked
+    found.sort(key=lambda n: n.start)
+    for number in found:
         if pattern is not None and pattern.search(window, max(0, number.start - 40), number.start) or (
             question.ratio and _TIMES_AFTER.match(window, number.end)
         ):
             chosen = number
-    if chosen is None:
+    if chosen is None and words is not None:  # named further before, and stated: "The average of 2021 (51.2) and 2022 (57.8) is 54.5"
+        for number in found:
+            if _stated_after(window, number, words, found):
+                chosen = number
+    if chosen is None or _STRONG_CORRECTION.search(window, chosen.end) is not None:
         return None
+    sentence_start = _sentence_start(window, chosen.start)
+    if not _drop_other_categories(window[sentence_start:], [chosen._replace(start=chosen.start - sentence_start,
+                                                                             end=chosen.end - sentence_start)], question):
+        return None  # "The average salary for Teacher is 58.9" answers for Teacher, not the asked Nurse
     evidence = window[max(0, chosen.start - 40):chosen.end]
     return _finish(Verdict(ANSWER, chosen), question, "committed", evidence)
 
 
+_STATED = re.compile(
+    r"(?:\b(?:is|was|are|were|equals|comes\s+to|amounts?\s+to|totals?|totall?ed|reached|sold|stands?\s+at|beträgt|betrug|liegt\s+bei"
+    r"|est(?:\s+donc)?\s+de|es\s+de|fue\s+de|è\s+di|é\s+de|foi\s+de|составляет|составила|составил)|=)"
+    r"\s*(?:about|around|approximately|roughly|rund|etwa|environ|aproximadamente|circa|около|~|≈)?\s*[$€£¥]?\s?$",
+    re.IGNORECASE,
+)
+"""A number stated by a copula or a verb of amount ("… is 54.5", "… beträgt 54,5", "together sold about 3.48 million")."""
+
+
+def _stated_after(window: str, number: Number, words: re.Pattern[str], found: list[Number]) -> bool:
+    """The number is stated (:data:`_STATED`) in a sentence that names the asked quantity before it, with no other
+    number stated in between ("The average of 2021 (51.2) and 2022 (57.8) is 54.5"; not "Sum = 248.5; there are 5")."""
+    if _STATED.search(window, max(0, number.start - 30), number.start) is None:
+        return False
+    named = list(words.finditer(window, _sentence_start(window, number.start), number.start))[-1:]
+    if not named:
+        return False
+    return not any(named[0].end() <= other.start < number.start and _STATED.search(window, max(0, other.start - 30), other.start)
+                   for other in found)
+
+
+def _sentence_start(window: str, position: int) -> int:
+    """Where the sentence holding ``position`` starts (after ". ", "; " or a line break)."""
+    return max(window.rfind(". ", 0, position) + 2, window.rfind("; ", 0, position) + 2, window.rfind("\n", 0, position) + 1, 0)
+
+
+@lru_cache(maxsize=8)
+def _aggregate_word(kind: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:\b|(?<=[\u3040-\u30ff\u4e00-\u9fff]))(?:{_AGGREGATE_WORDS[kind]})", re.IGNORECASE)
+
+
 _DIFFERENCE_QUESTION = re.compile(
-    r"\bby\s+how\s+much\b|\bhow\s+much\s+(?:more|less|higher|lower|larger|smaller|warmer|colder)\b|\bdifference\b", re.IGNORECASE
+    r"\bby\s+how\s+(?:much|many)\b|\bhow\s+(?:much|many(?:\s+[^\W\d_]+){0,2}?)\s+(?:more|less|fewer|higher|lower|larger|smaller|warmer|colder)\b"
+    r"|\bdifference\b|\bhow\s+much\s+(?:did|does|has|have|had|was|were)\b[^?]{0,80}?\b(?:increase|decrease|rise|fall|grow|drop|decline|change|shrink)\w*",
+    re.IGNORECASE,
 )
 """A question asking a difference: "18.5 higher than France's" is then the answer, not a comparison's aside."""
 _QUALIFIER_BEFORE = re.compile(r"\b(?:in|for|during)\s+(?:the\s+)?$", re.IGNORECASE)
@@ -568,8 +616,11 @@ def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Quest
     return any(m.label not in named for m in mentions(first[0][contrast.end():], question.index))
 
 
-_LIST_CONTRAST = re.compile(r"\b(?:but|however|yet|whereas|aber|doch|mais|pero|sin\s+embargo|ma|però|mas|porém|но|однако)\b|但|然而|しかし|하지만", re.IGNORECASE)
-"""The turn after a list of items ("…, but YouTube reaches the most")."""
+_LIST_CONTRAST = re.compile(
+    r"\b(?:but|however|yet|whereas|than|trail\w*|behind|below|aber|doch|mais|pero|sin\s+embargo|ma|però|mas|porém|но|однако)\b|但|然而|しかし|하지만",
+    re.IGNORECASE,
+)
+"""The turn after a list of items ("…, but YouTube reaches the most", "… all trail Delta", "… fewer than the services sector")."""
 
 
 def _yes_no_correction(text: str, question: _Question) -> Reading | None:

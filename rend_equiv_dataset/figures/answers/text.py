@@ -161,6 +161,9 @@ _GO_WITH = re.compile(
     r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with)\b\s*:?\s*"
 )
 """A first-person commitment ("I'll go with 9.8", "I'd settle on 50"): the answer follows, as after a marker."""
+_HEADING_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:(?:final|the)[ \t]+)?$")
+_HEADING_AFTER = re.compile(r"answer(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*\n")
+"""A heading that names the answer ("## Answer", "**Final answer**") with the answer on the lines below it."""
 _BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
 
 
@@ -221,6 +224,8 @@ def last_marker(text: str) -> tuple[int, bool] | None:
             continue
         final = _FINAL.search(lowered, max(0, hit - 12), hit)
         match = (_AFTER_FINAL if final else _AFTER_ANSWER).match(lowered, hit)
+        if match is None and _HEADING_BEFORE.search(lowered, max(0, hit - 16), hit):
+            match = _HEADING_AFTER.match(lowered, hit)  # "## Answer" or "**Answer**" on a line of its own: the next line answers
         if match is not None:
             best = match.end()
             break
