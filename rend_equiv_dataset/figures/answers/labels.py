@@ -165,7 +165,7 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
     if len(tokens) <= 3 and joined in months:
         keys.append(months[joined])
     if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1], tokens[0][1:2])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter") or (
-        len(tokens) > 1 and _QUARTER_WORDS.intersection(tokens)
+        len(tokens) > 1 and (_QUARTER_WORDS.intersection(tokens) or tokens[1].startswith(_QUARTER_STEMS))
     ):
         quarter = _quarter(tokens)
         if quarter:
@@ -185,8 +185,20 @@ def _span_keys(tokens: tuple[str, ...], years: bool) -> tuple[str, ...]:
     return tuple(_keys(list(tokens), years))
 
 
-_ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quarter (?:of )?(\d{4})")
+_ORDINAL_QUARTER = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th) quarter (?:of )?(?:fiscal (?:year )?|fy ?)?(\d{4})")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3", "4th": "4"}
+_FOREIGN_ORDINALS = {
+    word: str(number)
+    for number, words in enumerate((
+        "erste ersten erster erstes premier premiere primer primero primera primo prima primeiro первый первом первого первая",
+        "zweite zweiten zweiter zweites deuxieme second seconde segundo segunda secondo seconda второй втором второго вторая",
+        "dritte dritten dritter drittes troisieme tercer tercero tercera terzo terza terceiro третий третьем третьего третья",
+        "vierte vierten vierter viertes quatrieme cuarto cuarta quarto quarta четвертый четвертом четвертого четвёртый четвёртом",
+    ), start=1)
+    for word in words.split()
+}
+"""Ordinal words before a quarter word in other languages ("im zweiten Quartal", "au deuxième trimestre", "во втором квартале")."""
+_QUARTER_STEMS = ("quarter", "trimest", "quartal", "kwarta", "квартал", "ceyrek", "kvartal")
 
 
 _QUARTER_WORDS = frozenset({"quarter", "trimestre", "quartal", "kwartaal", "квартал", "ceyrek", "kvartal", "kwartał", "期", "度", "분기"})
@@ -216,10 +228,16 @@ def _quarter(tokens: list[str]) -> str | None:
     ordinal = _ORDINAL_QUARTER.fullmatch(joined)
     if ordinal is not None:
         return f"quarter:{_ORDINALS[ordinal.group(1)]}:{ordinal.group(2)[-2:]}"
+    if 2 <= len(tokens) <= 4 and tokens[0] in _FOREIGN_ORDINALS and tokens[1].startswith(_QUARTER_STEMS):
+        rest = [t for t in tokens[2:] if t not in _YEAR_LINK]
+        if not rest:
+            return f"quarter:{_FOREIGN_ORDINALS[tokens[0]]}:"
+        if len(rest) == 1 and re.fullmatch(r"(?:19|20)\d\d", rest[0]):
+            return f"quarter:{_FOREIGN_ORDINALS[tokens[0]]}:{rest[0][-2:]}"
     alone = re.fullmatch(r"q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th) quarter", joined)
     if alone is not None:
         return f"quarter:{alone.group(1) or _ORDINALS[alone.group(2)]}:"
-    match = re.fullmatch(r"q([1-4]) (\d{4}|'?\d{2})|(\d{4}) q([1-4])|q([1-4])'(\d{2})", joined)
+    match = re.fullmatch(r"q([1-4]) (?:fy ?)?(\d{4}|'?\d{2})|(\d{4}) q([1-4])|q([1-4])'(\d{2})", joined)
     if match is None:
         return None
     quarter = match.group(1) or match.group(4) or match.group(5)
@@ -290,6 +308,7 @@ def _may_start_any(token: str) -> bool:
         or token[:1] == "q"
         or token[:2] == "fy"
         or token in _ORDINALS
+        or token in _FOREIGN_ORDINALS
         or (len(token) == 4 and token.isdigit())
     )
 

@@ -72,7 +72,7 @@ _NUMBER = re.compile(
 _OPERATORS = frozenset({"-", "+", "*", "/", "x", "×", "÷", "minus", "plus", "times", "divided by", "multiplied by", "over"})
 _EQUALS = frozenset({"=", "≈", "~", "~=", "equals", "is equal to", "gives", "makes"})
 _YEAR_BEFORE = re.compile(
-    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|en|em|im|seit|depuis|desde)|[,(/])\s*$",
+    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|fiscal|en|em|im|seit|depuis|desde)|[,(/])\s*$",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = TailPattern(re.compile(
@@ -80,7 +80,7 @@ _NEGATION_BEFORE = TailPattern(re.compile(
     re.IGNORECASE,
 ), ("not", "n't", "never", "rather", "instead", "other", "except", "excluding"))
 _OR_BETWEEN = re.compile(
-    r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit|أو|या|veya|ya\s+da|hoặc|lub|albo|tai|eller)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
@@ -219,7 +219,7 @@ _WORDED_DECREASE = TailPattern(re.compile(
 ), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
-    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero)\b",
+    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b",
     re.IGNORECASE,
 )
 """A deficit or a temperature below zero stated in words after a positive number ("845 million deficit",
@@ -341,7 +341,8 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         year = number.year and (
             _YEAR_BEFORE.search(text[max(0, number.start - 12):number.start]) is not None
             or re.match(r"\s*[-/]\s*\d", text[number.end:number.end + 4]) is not None
-        )
+        ) or (number.scale == 1.0 and not number.percent and text[number.end:number.end + 1] in ("月", "日", "年", "号", "월", "일"))
+        # "1月" (January), "3日", "2019年": a date, not a quantity
         judged.append(number._replace(role=roles[i], year=year))
     return judged
 

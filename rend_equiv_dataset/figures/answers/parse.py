@@ -414,6 +414,9 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
                 chosen = number
     if chosen is None or _STRONG_CORRECTION.search(window, chosen.end) is not None:
         return None
+    later = _CONCLUSION.search(window, chosen.end)
+    if later is not None and any(n.start > later.end() and n.value != chosen.value for n in found):
+        return None  # "Difference: 76.4 − 65.8 = 10.6. So women live about 16 years longer": the conclusion decides
     sentence_start = _sentence_start(window, chosen.start)
     if not _drop_other_categories(window[sentence_start:], [chosen._replace(start=chosen.start - sentence_start,
                                                                              end=chosen.end - sentence_start)], question):

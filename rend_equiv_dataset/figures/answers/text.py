@@ -164,6 +164,8 @@ _GO_WITH = re.compile(
 _HEADING_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:(?:final|the)[ \t]+)?$")
 _HEADING_AFTER = re.compile(r"answer(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*\n")
 """A heading that names the answer ("## Answer", "**Final answer**") with the answer on the lines below it."""
+_FINAL_LINE = re.compile(r"(?:^|\n)[ \t*#]*final[ \t*]*[:：][ \t*]*", re.IGNORECASE)
+"""A line that opens with "Final:" (the answer follows on it)."""
 _BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
 
 
@@ -234,6 +236,10 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
     if other is not None and other > best:
         best = other
+    if "final" in lowered:
+        for line in _FINAL_LINE.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
+            if line.end() > best:
+                best = line.end()
     for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
         if commitment.end() > best:
             best = commitment.end()
@@ -293,7 +299,8 @@ def _boxed_content(text: str, start: int) -> str:
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?])(?<![A-Z]\.[A-Z]\.)(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?\s+|\n+|(?<=[。！？])\s*"
+    r"(?<=[.!?])(?<![A-Z]\.[A-Z]\.)(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\bvs\.)(?<!\bca\.)(?<!approx\.)(?<!\bapprox\.)(?:\*\*|[\"')\]])?[ \t]+(?![a-z])"
+    r"|(?<=[.!?])(?:\*\*|[\"')\]])?[ \t]*\n\s*|\n+|(?<=[。！？])\s*"
 )
 
 
