@@ -990,6 +990,9 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     chain = _ordering_chain(piece, found)
     if chain is not None:
         return Verdict(ANSWER, chain[0] if question.polarity >= 0 else chain[-1], True)
+    extreme = _universal_comparison(piece, found, question)
+    if extreme is not None:  # "" : the one label compared against is the other extreme, not the asked one
+        return Verdict(ANSWER, extreme, True) if extreme else Verdict(NOTHING)
     point = _correction_point(piece)
     if point and any(m.start >= point for m in found):
         found = [m for m in found if m.start >= point]
@@ -1034,6 +1037,36 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     if len(remaining) == 1:
         return Verdict(ANSWER, remaining[0])
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
+
+
+_UNIVERSAL = re.compile(r"\b(?:every|each|all)\b(?:\s+(?:other|the|of\s+the))*\s+[^\W\d_]+(?:\s+(?:except|but|apart\s+from|other\s+than)\s+)?", re.IGNORECASE)
+
+
+def _universal_comparison(piece: str, found: Sequence[Mention], question: _Question) -> str | None:
+    """A comparison with every other item: "Every country had a higher rate than Japan", "Every department except Legal
+    has higher turnover": the one label compared against is the extreme opposite the comparison (here the lowest);
+    ``""`` when the question asks the other extreme (the sentence names no answer); None: no such comparison."""
+    if not question.polarity:
+        return None
+    quantifier = _UNIVERSAL.search(piece)
+    if quantifier is None:
+        return None
+    word = _POLARITY.search(piece, quantifier.end())
+    if word is None:
+        return None
+    stated = 1 if word.group("high") or word.group("high_cjk") else -1
+    if quantifier.group(0).rstrip().lower().endswith(("except", "but", "from", "than")):
+        excepted = [m for m in found if quantifier.end() <= m.start < word.start()]
+        if len(excepted) != 1:
+            return None
+        return excepted[0].label if stated != question.polarity else ""
+    than = _THAN.match(piece, word.end(), word.end() + 60) or _THAN.search(piece, word.end(), word.end() + 40)
+    if than is None:
+        return None
+    after = [m for m in found if than.end() <= m.start <= than.end() + 4]
+    if not after:
+        return None
+    return after[0].label if stated != question.polarity else ""
 
 
 def _ordering_chain(piece: str, found: Sequence[Mention]) -> list[str] | None:
