@@ -234,7 +234,11 @@ def question_scale(question: str | None) -> float:
         return _other_language_unit(question)
     words = (match.group(1) or match.group(2) or match.group(3) or "").split()
     first = words[0] if words else ""
-    return _SCALES.get(first, _SCALES.get(first.lower(), 1.0) if len(first) > 1 else 1.0)
+    scale = _SCALES.get(first, _SCALES.get(first.lower(), 1.0) if len(first) > 1 else 1.0)
+    if scale == 1.0 and len(first) > 2:  # "(in Millionen Euro)", "(in milioni)"
+        found = scale_word_after(" " + first, 0)
+        scale = found[0] if found is not None else 1.0
+    return scale
 
 
 _OTHER_UNIT = re.compile(r"[(,（]\s*(?:en|in|im|em|в|на|单位[:：]?|単位[:：]?)\s*([^\W\d_]+)", re.IGNORECASE)
@@ -415,7 +419,9 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
     if chosen is None or _STRONG_CORRECTION.search(window, chosen.end) is not None:
         return None
     later = _CONCLUSION.search(window, chosen.end)
-    if later is not None and any(n.start > later.end() and n.value != chosen.value for n in found):
+    if later is not None and any(
+        n.start > later.end() and n.value != chosen.value and not _names_another_quantity(window, n, question.aggregate_kind) for n in found
+    ):
         return None  # "Difference: 76.4 − 65.8 = 10.6. So women live about 16 years longer": the conclusion decides
     sentence_start = _sentence_start(window, chosen.start)
     if not _drop_other_categories(window[sentence_start:], [chosen._replace(start=chosen.start - sentence_start,
@@ -449,6 +455,12 @@ def _stated_after(window: str, number: Number, words: re.Pattern[str], found: li
 def _sentence_start(window: str, position: int) -> int:
     """Where the sentence holding ``position`` starts (after ". ", "; " or a line break)."""
     return max(window.rfind(". ", 0, position) + 2, window.rfind("; ", 0, position) + 2, window.rfind("\n", 0, position) + 1, 0)
+
+
+def _names_another_quantity(window: str, number: Number, kind: str | None) -> bool:
+    """The number is labelled as a quantity other than the asked one ("so the mean is 49.7" under a total question)."""
+    return any(_aggregate_before(other).search(window, max(0, number.start - 40), number.start) is not None
+               for other in _AGGREGATE_WORDS if other != kind)
 
 
 @lru_cache(maxsize=8)
