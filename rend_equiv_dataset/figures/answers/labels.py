@@ -176,6 +176,9 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
         match = re.fullmatch(r"fy((?:19|20)\d\d|\d\d)", joined)
         if match:
             keys.append(match.group(1) if len(match.group(1)) == 4 else "20" + match.group(1))
+    fiscal = re.fullmatch(r"(?:fy|fiscal(?:year)?)'?((?:19|20)\d\d|\d\d)", joined)
+    if fiscal is not None:  # FY2021, FY21, fiscal 2021, fiscal year 2021: one fiscal year
+        keys.append(f"fy:{fiscal.group(1)[-2:]}")
     return keys
 
 
@@ -307,6 +310,7 @@ def _may_start_any(token: str) -> bool:
         or (token[:1] in "1234" and token[1:2] == "q")
         or token[:1] == "q"
         or token[:2] == "fy"
+        or token == "fiscal"
         or token in _ORDINALS
         or token in _FOREIGN_ORDINALS
         or (len(token) == 4 and token.isdigit())

@@ -55,6 +55,7 @@ _NUMBER = re.compile(
       | \d{1,3}(?:\.\d{3}){2,}(?!\d|,\d|\.\d)
       | \d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)
       | \d{1,3}(?P<group>[ '’])\d{3}(?:(?P=group)\d{3})*(?:[.,]\d+)?(?![\d'’]|\s\d)
+      | \d{4,}(?P<apostrophe>['’])\d{3}(?:(?P=apostrophe)\d{3})*(?:[.,]\d+)?(?![\d'’])
       | \d+,\d{1,2}(?!\d|,\d)
       | \d+(?:\.\d+)?
       | \.\d+
@@ -80,7 +81,7 @@ _NEGATION_BEFORE = TailPattern(re.compile(
     re.IGNORECASE,
 ), ("not", "n't", "never", "rather", "instead", "other", "except", "excluding"))
 _OR_BETWEEN = re.compile(
-    r"(?:[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit|أو|या|veya|ya\s+da|hoặc|lub|albo|tai|eller)(?:\s+(?:maybe|perhaps|possibly|about|around|even|vielleicht|peut-être|quizás))?|/",
+    r"(?:(?:[^\W\d_]+\s+)?[^\W\d_]+\s*[,;\u2014]\s*|[,;\u2014-]\s*)?\(?(?:or|oder|ou|o|of|или|либо|또는|혹은|或者?|または|か|soit|أو|या|veya|ya\s+da|hoặc|lub|albo|tai|eller)(?:\s+(?:maybe|perhaps|possibly|probably|about|around|even|closer|close|nearer|to|more|like|rather|vielleicht|eher|peut-être|plutôt|quizás|tal\s+vez)){0,3}|/",
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
@@ -90,7 +91,7 @@ _HEDGE_BEFORE = re.compile(
 _ARTICLE_AFTER = re.compile(r"(?<=\S)\s+(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)$")
 """An article between the two numbers of a range, after its conjunction ("y el", "et le"): dropped before the conjunction is read."""
 _CJK_RANGE_BETWEEN = frozenset({"から", "에서", "와", "과", "と", "与", "和", "到", "至", "～", "~"})
-_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만]\s*)?(?:之间|之間|の間|사이|間)|\s*(?:[^\W\d_]+\s+){0,2}aras[ıi]nda\b")
+_RANGE_AFTER = re.compile(r"\s*(?:[%万億亿억만千]\s*)?(?:[円元圆원]|ドル|美元|달러)?\s*(?:之间|之間|の間|사이|間)|\s*(?:[^\W\d_]+\s+){0,2}aras[ıi]nda\b")
 """After the second number of a range written the East Asian or Turkish way ("30到40之间", "30から40の間", "30에서 40 사이",
 "30 ila 40 milyar arasında")."""
 _RANGE_BETWEEN = frozenset({"and", "to", "und", "bis", "y", "a", "et", "à", "e", "en", "и", "до", "~", "到", "至", "和", "-", "ila", "ile"})
@@ -256,6 +257,8 @@ def _cldr_scales() -> tuple[re.Pattern[str], dict[str, tuple[float, bool]]]:
                         continue
                     for key in (word.lower(), word.lower().rstrip(".")):
                         table.setdefault(key, (scale, dot_groups))
+    for word, scale in _SOUTH_ASIAN.items():  # written in English text too: "₹452 crore"
+        table.setdefault(word, (scale, False))
     words = sorted(table, key=len, reverse=True)
     pattern = re.compile(
         r"[ \u00a0]?(" + "|".join(re.escape(w) for w in words) + r")(?:(?<=\.)|(?![^\W\d_])|(?<=[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]))",
@@ -264,7 +267,8 @@ def _cldr_scales() -> tuple[re.Pattern[str], dict[str, tuple[float, bool]]]:
     return pattern, table
 
 
-SCALE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "zh", "ja", "ko")
+SCALE_LANGUAGES = ("en", "de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr", "zh", "ja", "ko", "hi")
+_SOUTH_ASIAN = {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7}
 """Languages whose CLDR scale words (thousand … trillion, 万, 億) are read after a number."""
 
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")

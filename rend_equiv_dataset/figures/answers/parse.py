@@ -113,7 +113,7 @@ _STRONG_CORRECTION = re.compile(
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
     r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
-    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|いや|実は|実際(?:に)?は|아니|실제로는|사실은",
+    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|いや|実は|実際(?:に)?は|待って|아니|실제로는|사실은|잠깐",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
@@ -200,7 +200,9 @@ _REFUSAL = re.compile(
 """A refusal the reader recognises: no answer, read with confidence (not a style it does not know)."""
 _UNDECIDED = re.compile(
     r"\b(?:(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|judge|know)|can(?:no|')t\s+(?:say|tell|determine)|(?:un|not\s+)clear"
-    r"|not\s+sure|unsure)\s+which\b|\btoo\s+close\s+to\s+call\b",
+    r"|not\s+sure|unsure)\s+which\b|\btoo\s+close\s+to\s+call\b|\bone\s+of\s+(?:those|these|the)\s+two\b"
+    r"|\bcan(?:no|')t\s+(?:give|provide|offer|read|be\s+(?:sure|confident|certain))\b|\b(?:would\s+)?rather\s+not\s+guess\b"
+    r"|\bnot\s+(?:confident|certain)\s+enough\b",
     re.IGNORECASE,
 )
 """A statement that the output cannot decide which item answers ("hard to say which is higher"): no answer, when it ends the output."""
@@ -872,7 +874,7 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return Verdict(REFUSED)  # "in 2020 it lies between 15 and 17": the range is the statement, 2020 a copy
     candidates = _drop_copies(candidates, question)
     if all(n.year for n in candidates) and not question.asks_year:
-        return Verdict(NOTHING)
+        return _read_number_words(piece)  # "2022年新开门店三十五家": the year is a date, the count is in words
     if all(n.value in question.numbers for n in candidates):
         words = _read_number_words(piece)
         if words.kind == ANSWER:

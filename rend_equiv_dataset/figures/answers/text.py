@@ -140,7 +140,12 @@ def visible_text(text: str) -> str:
         if closing is None:
             break
         position = closing.end()
-    return "".join(parts)
+    visible = "".join(parts)
+    return _STRUCK.sub("", visible) if "~~" in visible else visible
+
+
+_STRUCK = re.compile(r"~~[^~\n]{1,200}~~")
+"""Markdown strikethrough: text the writer crossed out (``~~11.3~~ **13.1**``) is not what it says."""
 
 
 def reasoning_text(text: str) -> str:
@@ -164,8 +169,8 @@ _GO_WITH = re.compile(
 _HEADING_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:(?:final|the)[ \t]+)?$")
 _HEADING_AFTER = re.compile(r"answer(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*\n")
 """A heading that names the answer ("## Answer", "**Final answer**") with the answer on the lines below it."""
-_FINAL_LINE = re.compile(r"(?:^|\n)[ \t*#]*final[ \t*]*[:：][ \t*]*", re.IGNORECASE)
-"""A line that opens with "Final:" (the answer follows on it)."""
+_FINAL_LINE = re.compile(r"(?:^|\n)[ \t*#>•-]*(?:final|result)[ \t*]*[:：][ \t*]*", re.IGNORECASE)
+"""A line that opens with "Final:" or "Result:" (a bullet or emphasis before it), the answer following on it."""
 _BOLD_END = re.compile(r"\*\*([^*\n]{1,120})\*\*[\s.!)\]]*$")
 
 
@@ -236,7 +241,7 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         other = _other_language_marker(text, max(0, len(text) - OTHER_MARKER_WINDOW))
     if other is not None and other > best:
         best = other
-    if "final" in lowered:
+    if "final" in lowered or "result" in lowered:
         for line in _FINAL_LINE.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
             if line.end() > best:
                 best = line.end()
