@@ -67,7 +67,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -154,8 +154,8 @@ _LOW_OTHER = (
     r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|niedrigere?[nrs]?|niedriger|kleinere?[nrs]?|kleiner|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
     r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
 )
-_HIGH = _HIGH_OTHER + r"|warmest|hottest|wettest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|leads?|leading"
-_LOW = _LOW_OTHER + r"|coldest|coolest|driest|cheapest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_HIGH = _HIGH_OTHER + r"|fastest|faster|quickest|strongest|stronger|richest|busiest|heaviest|warmest|hottest|wettest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|ahead|leads?|leading"
+_LOW = _LOW_OTHER + r"|slowest|slower|weakest|weaker|poorest|lightest|coldest|coolest|driest|cheapest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(
     rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)(?:い|かった|く)|가장\s*(?:높|많|크)|أعلى|أكبر|أكثر)|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)(?:い|かった|く)|가장\s*(?:낮|적|작)|أدنى|أقل|أصغر)",
     re.IGNORECASE,
@@ -275,6 +275,7 @@ class _Question:
     qualifiers: frozenset[str] = frozenset()
     difference: bool = False
     aggregate_kind: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -295,7 +296,8 @@ class _Question:
             m.label for m in mentions(text, index) if _QUALIFIER_BEFORE.search(text, max(0, m.start - 12), m.start)
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
-                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind)
+                   decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
+                   _options_offered(text, index) if answer_type == "label" and "(" in text else {})
 
 
 _DECREASE_QUESTION = re.compile(
@@ -354,6 +356,8 @@ def _aggregate_before(kind: str) -> re.Pattern[str]:
     )
 
 
+_WRITTEN_FRACTION = re.compile(r"(?<![\d.,/])(\d{1,3})\s?/\s?(\d{1,3})(?![\d.,/])(?!\s*[=≈+*×-])")
+"""A fraction written with a slash ("1/4") and not an operation carried on, read under a question asking a fraction."""
 _TIMES_AFTER = re.compile(r"\s?(?:times\b|[x×](?![^\W\d_])|fois\b|mal\b|veces\b|volte\b|vezes\b|раза?\b|倍)", re.IGNORECASE)
 """After a number that answers a "how many times" or ratio question: ``2.9 times as expensive``, ``2.4x``, ``3倍``."""
 
@@ -579,6 +583,12 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if corrected is not None:
             return corrected._replace(rule="reasoning-marker", confidence=MEDIUM)
         return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
+    if "." in visible and answer_type == "number" and _groups_with_dots(visible):
+        visible = _DOT_GROUP.sub(r"\1\2", visible)  # "34.600 euro" in Italian is 34600
+    if answer_type == "label" and reader.options:
+        chosen = _chosen_option(visible, reader)
+        if chosen is not None:
+            return chosen
     flipped = _yes_no_correction(visible, reader)
     if flipped is not None:
         return flipped
@@ -619,6 +629,51 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     return _finish(verdict, reader, "committed", evidence)
 
 
+_DOT_GROUP_WORDS = frozenset(
+    "der die das und ist mit von für im den dem des eine beträgt liegt "  # German
+    "el los las del según para con por una es "  # Spanish
+    "il gli della delle è per secondo "  # Italian
+    "os do da dos das é com uma "  # Portuguese
+    "het een van voor met "  # Dutch
+    "ve bir için ile "  # Turkish
+    "dan yang untuk adalah".split()  # Indonesian
+)
+"""Function words of languages that group thousands with a dot (CLDR: de, es, it, pt, nl, tr, id)."""
+_ENGLISH_WORDS = frozenset("the is of and to in for with was are at by".split())
+_WORD = re.compile(r"[^\W\d_]+")
+_DOT_GROUP = re.compile(r"(?<![\d.,])(\d{1,3})\.(\d{3})(?![\d]|[.,]\d)")
+
+
+def _groups_with_dots(text: str) -> bool:
+    """Whether the output is written in a language that groups thousands with a dot ("Il PIL del Veneto è di 34.600 euro"):
+    at least two of its function words, more than English ones."""
+    words = {word.lower() for word in _WORD.findall(text[-LOOK_BACK_REFUSAL:])}
+    ours = len(words & _DOT_GROUP_WORDS)
+    return ours >= 2 and ours > len(words & _ENGLISH_WORDS)
+
+
+_OPTION = re.compile(r"\(([A-Ha-h])\)\s*([^()?]+?)\s*(?=\([A-Ha-h]\)|\?|$)")
+_OPTION_ANSWER = re.compile(r"[\s*]*(?:(?:the\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:：]?\s*)?\(?([A-Ha-h])\)?[\s.*]*", re.IGNORECASE)
+
+
+def _options_offered(question: str, index: LabelIndex) -> dict[str, str]:
+    """Lettered options a question offers ("(A) iOS (B) Android"), letter → label, where each option names one label."""
+    options: dict[str, str] = {}
+    for match in _OPTION.finditer(question):
+        named = {m.label for m in mentions(match.group(2), index, alone=True)}
+        if len(named) == 1:
+            options[match.group(1).upper()] = named.pop()
+    return options if len(options) >= 2 else {}
+
+
+def _chosen_option(visible: str, question: _Question) -> Reading | None:
+    """An output that answers with an option's letter alone ("(B)", "Answer: B")."""
+    match = _OPTION_ANSWER.fullmatch(visible.strip())
+    if match is None or match.group(1).upper() not in question.options:
+        return None
+    return Reading(question.options[match.group(1).upper()], "plain", HIGH, match.group(0).strip())
+
+
 def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Question) -> bool:
     """A label lead cut from a sentence that goes on to name other labels ("Instagram (78%), Facebook (67%) … but YouTube
     reaches the most"): the first item of a list, not a bare answer."""
@@ -633,6 +688,8 @@ def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Quest
     return any(m.label not in named for m in mentions(first[0][contrast.end():], question.index))
 
 
+_CONCESSIVE = re.compile(r"\s*(?:though|although|even\s+though|obwohl|bien\s+que|aunque|anche\s+se|embora|хотя)\b", re.IGNORECASE)
+"""A clause that concedes ("though Riyadh is close"): the labels it names without comparing them are not claims."""
 _LIST_CONTRAST = re.compile(
     r"\b(?:but|however|yet|whereas|than|trail\w*|behind|below|aber|doch|mais|pero|sin\s+embargo|ma|però|mas|porém|но|однако)\b|但|然而|しかし|하지만",
     re.IGNORECASE,
@@ -860,6 +917,10 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         if ratio is not None and float(terms[1]) != 0:
             value = float(terms[0]) / float(terms[1])
             return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
+    if question.fraction:
+        written = _WRITTEN_FRACTION.search(piece)
+        if written is not None and float(written.group(2)) != 0:  # "1/4" for "what fraction …?"
+            return Verdict(ANSWER, Number(float(written.group(1)) / float(written.group(2)), 1.0, False, written.start(), written.end()))
     found = numbers_in(piece)
     if not found:
         return _read_number_words(piece)
@@ -1037,6 +1098,8 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             polar.extend(winners)
             excluded.update(losers)
             continue
+        if _CONCESSIVE.match(piece, start):
+            continue  # "Dubai, …, though Riyadh is close": an aside, not a claim
         kept = [m for m in in_clause if not _negated(piece, m)]
         excluded.update(m.label for m in in_clause if _negated(piece, m))
         if len({m.label for m in kept}) > 1 and _OR.search(piece[max(start, piece_start):end]):

@@ -163,9 +163,9 @@ _FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
 _SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
 _GO_WITH = re.compile(
-    r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with)\b\s*:?\s*"
+    r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with|say)\b\s*:?\s*"
 )
-"""A first-person commitment ("I'll go with 9.8", "I'd settle on 50"): the answer follows, as after a marker."""
+"""A first-person commitment ("I'll go with 9.8", "I'd settle on 50", "I'd say Dubai"): the answer follows, as after a marker."""
 _HEADING_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:(?:final|the)[ \t]+)?$")
 _HEADING_AFTER = re.compile(r"answer(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*\n")
 """A heading that names the answer ("## Answer", "**Final answer**") with the answer on the lines below it."""
@@ -248,9 +248,9 @@ def last_marker(text: str) -> tuple[int, bool] | None:
     for commitment in _GO_WITH.finditer(lowered, max(0, len(lowered) - OTHER_MARKER_WINDOW)):
         if commitment.end() > best:
             best = commitment.end()
-    arrow = max(lowered.rfind("→"), lowered.rfind("=>"))
+    arrow = max(lowered.rfind("→"), lowered.rfind("⇒"), lowered.rfind("=>"))
     if arrow > best and "\n" not in text[arrow:].strip():  # "Japan (30.5) vs France (12) → Japan": the conclusion ends the output
-        best = arrow + (1 if text[arrow] == "→" else 2)
+        best = arrow + (2 if text.startswith("=>", arrow) else 1)
     for phrase in ("so the value", "so the result"):
         hit = lowered.rfind(phrase)
         if hit >= 0 and hit >= best:
