@@ -840,6 +840,9 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
             read.append((verdict, sentence))
     if len(read) == 1:  # one statement: nothing to rank it against
         return read[0]
+    corrected = next((i for i, (_, sentence) in enumerate(read) if _STRONG_CORRECTION.search(sentence)), None)
+    if corrected is not None:  # (read runs from the last sentence back) a correction supersedes every statement before it
+        read = read[:corrected + 1]
     best: tuple[int, Verdict, str] | None = None
     rival = False
     for verdict, sentence in read:

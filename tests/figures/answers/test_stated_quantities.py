@@ -140,3 +140,43 @@ def test_lists_that_turn_and_comparisons_with_every_other_item(output, question,
 def test_ranges_alternatives_dates_and_signs_in_other_languages(output, question, expected):
     value = parse_answer(output, "number", TEAMS, question)
     assert value == (pytest.approx(expected) if expected is not None else None)
+
+
+# -- after blind corpus E's failure classes ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        ("- North: 12.0\n- South: ~~14.2~~ **16.8** (fixed)\n- East: 9.1", "What is the value for South?", 16.8),
+        ("- **Inputs:** North 40, South 44\n- **Result:** 84", "What is the total of North and South?", 84.0),
+        ("南区的数值是21.5。等一下，应该是24.5。", "What is the value for South?", 24.5),
+        ("It could be about 7 thousand, or maybe closer to 9 thousand.", "What is the value for South (in thousands)?", None),
+        ("South has around 38 units, or possibly 45 units.", "What is the value for South?", None),
+        ("It might be around 3.8, but honestly the bar is hidden, so I can't give a reliable value.", "What is the value for South?", None),
+        ("2022年南区新开门店三十五家。", "How many stores opened in South in 2022?", 35.0),
+        ("South's revenue was ₹452 crore.", "What is South's revenue (in million INR)?", 4520.0),
+        ("Il valore di South è di 34.600 euro.", "What is the value for South (in EUR)?", 34600.0),
+        ("The value for South is 1,8191.", "What is the value for South?", 1.8191),
+        ("1/4", "What fraction of the total is South?", 0.25),
+    ],
+)
+def test_outputs_as_corpus_e_showed_them(output, question, expected):
+    value = parse_answer(output, "number", TEAMS, question)
+    assert value == (pytest.approx(expected) if expected is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("output", "labels", "question", "expected"),
+    [
+        ("Margins peaked in fiscal 2021 and eased in fiscal 2022.", ("FY2020", "FY2021", "FY2022"), "In which fiscal year did margins peak?", "FY2021"),
+        ("(B)", ("North", "South", "East"), "Which region is largest? (A) North (B) South (C) East", "South"),
+        ("Answer: C", ("North", "South", "East"), "Which region is largest? (A) North (B) South (C) East", "East"),
+        ("I'd say North, with about 77%, though East is close.", TEAMS, "Which region has the highest share?", "North"),
+        ("**Answer:** South (+18%), narrowly ahead of East.", TEAMS, "Which region grew fastest?", "South"),
+        ("North ↓2%, South ↑1%, East ↓9% ⇒ East", TEAMS, "Which region saw the greatest decline?", "East"),
+        ("The answer is one of those two regions, North or East.", TEAMS, "Which region has the highest share?", None),
+    ],
+)
+def test_labels_as_corpus_e_showed_them(output, labels, question, expected):
+    assert parse_answer(output, "label", labels, question) == expected
