@@ -41,7 +41,8 @@ COLLOQUIAL: dict[str, tuple[str, ...]] = {
     "NL": ("Holland",),
     "RU": ("Russia",),
     "KR": ("Korea",),
-    "AE": ("UAE", "Emirates"),
+    "AE": ("UAE", "U.A.E.", "Emirates"),
+    "SA": ("KSA", "Saudi"),
     "CZ": ("Czech Republic",),
     "TR": ("Turkey",),
 }
@@ -88,7 +89,7 @@ def _country(label: str) -> object | None:
     import pycountry
 
     text = label.strip()
-    if len(text) < 2 or (len(text) <= 3 and not text.isupper()):  # "No" is an answer, not Norway's code
+    if len(text) < 2 or (len(text) <= 3 and text.isascii() and not text.isupper()):  # "No" is an answer, not Norway's code
         return None
     for code, names in COLLOQUIAL.items():
         if any(_key(name) == _key(text) for name in names):
@@ -96,7 +97,24 @@ def _country(label: str) -> object | None:
     try:
         return pycountry.countries.lookup(text)
     except LookupError:
-        return None
+        code = _territory_codes().get(_key(text))  # a label in another language: "مصر", "Allemagne"
+        return pycountry.countries.get(alpha_2=code) if code else None
+
+
+@lru_cache(maxsize=1)
+def _territory_codes() -> dict[str, str]:
+    """A country's CLDR name in any of :data:`TERRITORY_LANGUAGES` → its alpha-2 code (names two countries share dropped)."""
+    codes: dict[str, str] = {}
+    shared: set[str] = set()
+    for code, names in _territory_names().items():
+        if len(code) != 2 or not code.isalpha():
+            continue
+        for name in names:
+            key = _key(name)
+            if codes.get(key, code) != code:
+                shared.add(key)
+            codes[key] = code
+    return {key: code for key, code in codes.items() if key not in shared}
 
 
 def _country_names(country: object) -> list[tuple[str, bool]]:

@@ -73,10 +73,31 @@ def _latin_folds() -> dict[int, str]:
 _FOLD = _latin_folds()
 
 
+_RUSSIAN_ENDINGS = tuple(sorted(
+    "ами ями ого его ому ему ыми ими ой ей ом ем ах ях ам ям ою ею ую юю ая яя ое ее ые ие ый ий а я ы и е у ю о ь й".split(),
+    key=len, reverse=True,
+))
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+_ARABIC_PREFIX = re.compile(r"^(?:و|ف)?(?:ب|ك|ل)?(?=ال)|^(?:و|ف)(?=لل)")
+
+
 def _low(token: str) -> str:
-    """A token as labels and outputs are compared: lower case, Latin accents dropped."""
+    """A token as labels and outputs are compared: lower case, Latin accents dropped, a Russian word by its stem
+    (``Москве``, ``Москва``; ``Польши``, ``Польша``: Russian declines names, a grader reads them as one), an Arabic
+    word without the prefixes before its article (``للمغرب``, ``المغرب``)."""
     token = token.lower()
-    return token if token.isascii() else token.translate(_FOLD)
+    if token.isascii():
+        return token
+    if _ARABIC.match(token):  # "للمغرب", "والمغرب", "بالمغرب": the article's prefixes are not the name
+        token = _ARABIC_PREFIX.sub("", token)
+        return "ال" + token[2:] if token.startswith("لل") else token
+    if _CYRILLIC.match(token):
+        for ending in _RUSSIAN_ENDINGS:
+            if token.endswith(ending) and len(token) - len(ending) >= 3:
+                return token[:-len(ending)]
+        return token
+    return token.translate(_FOLD)
 
 
 @lru_cache(maxsize=1)
@@ -200,6 +221,7 @@ _FOREIGN_ORDINALS = {
     ), start=1)
     for word in words.split()
 }
+_FOREIGN_ORDINALS |= {_low(word): number for word, number in _FOREIGN_ORDINALS.items()}  # as tokens are compared
 """Ordinal words before a quarter word in other languages ("im zweiten Quartal", "au deuxième trimestre", "во втором квартале")."""
 _QUARTER_STEMS = ("quarter", "trimest", "quartal", "kwarta", "квартал", "ceyrek", "kvartal")
 
@@ -372,7 +394,8 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
             i += n
             continue
         capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
-        if label not in index.ordinary or alone and len(tokens) <= n + 2 or capitalised:
+        everyday = label in index.ordinary and "".join(lowered[i:i + n]) in _ORDINARY  # "may", not "mayo" or "марте"
+        if not everyday or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n
     return tuple(found)

@@ -111,9 +111,9 @@ _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
-    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein"
+    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
-    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|いや|実は|実際(?:に)?は|待って|아니|실제로는|사실은|잠깐",
+    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|실제로는|사실은|잠깐",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
@@ -176,8 +176,13 @@ _CONTEXT_BEFORE = TailPattern(re.compile(
     re.IGNORECASE,
 ), ("from", "compared", "versus", "vs", "relative", "against", "previous", "prior"))
 """Words before a number that make it a point of comparison ("up from 274.52"), not the statement."""
-_TRUNCATED_LIST = re.compile(r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$")
-"""An output that stops at an empty list item: cut off before it committed to anything."""
+_TRUNCATED_LIST = re.compile(
+    r"\n[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]*$"
+    r"|(?:[^\W\d_][^\d\n]{0,30}?[-\d][\d.,]*%?[ \t]*[,;][ \t]*){2}[^\W\d_][^\d,.;:!?\n]{0,30}[:\u2013\u2014-]?[ \t]*$"
+    r"|(?:[^\W\d_]|\b(?:19|20)\d\d)[ \t]*[:\u2013\u2014-][ \t]*$"
+)
+"""An output that stops at an empty list item, or in an enumeration at an item without its value ("…, Italy 35.0, Spain",
+"2021:", "3. Zurich –"): cut off before it committed to anything."""
 _LIST_ITEM = re.compile(r"[-*•]?\s*[^:\n]{1,40}:\s*[-$€£¥]?\d")
 _NUMBER_NEXT = re.compile(r"[-$€£¥]?\d[\d.,]*\s*(?:[,.]\s*)?$")
 """The rest of an output that is only another number ("42, 45"): the lead is one of two candidates."""
@@ -202,7 +207,7 @@ _UNDECIDED = re.compile(
     r"\b(?:(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|judge|know)|can(?:no|')t\s+(?:say|tell|determine)|(?:un|not\s+)clear"
     r"|not\s+sure|unsure)\s+which\b|\btoo\s+close\s+to\s+call\b|\bone\s+of\s+(?:those|these|the)\s+two\b"
     r"|\bcan(?:no|')t\s+(?:give|provide|offer|read|be\s+(?:sure|confident|certain))\b|\b(?:would\s+)?rather\s+not\s+guess\b"
-    r"|\bnot\s+(?:confident|certain)\s+enough\b",
+    r"|\bnot\s+(?:confident|certain)\s+enough\b|\b(?:roughly\s+|about\s+|essentially\s+)?tied\s+(?:for|at)\b|\bneck\s+and\s+neck\b",
     re.IGNORECASE,
 )
 """A statement that the output cannot decide which item answers ("hard to say which is higher"): no answer, when it ends the output."""
@@ -425,9 +430,7 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
     if chosen is None or _STRONG_CORRECTION.search(window, chosen.end) is not None:
         return None
     later = _CONCLUSION.search(window, chosen.end)
-    if later is not None and any(
-        n.start > later.end() and n.value != chosen.value and not _names_another_quantity(window, n, question.aggregate_kind) for n in found
-    ):
+    if later is not None and any(n.start > later.end() and n.value != chosen.value for n in found):
         return None  # "Difference: 76.4 − 65.8 = 10.6. So women live about 16 years longer": the conclusion decides
     sentence_start = _sentence_start(window, chosen.start)
     if not _drop_other_categories(window[sentence_start:], [chosen._replace(start=chosen.start - sentence_start,
@@ -461,12 +464,6 @@ def _stated_after(window: str, number: Number, words: re.Pattern[str], found: li
 def _sentence_start(window: str, position: int) -> int:
     """Where the sentence holding ``position`` starts (after ". ", "; " or a line break)."""
     return max(window.rfind(". ", 0, position) + 2, window.rfind("; ", 0, position) + 2, window.rfind("\n", 0, position) + 1, 0)
-
-
-def _names_another_quantity(window: str, number: Number, kind: str | None) -> bool:
-    """The number is labelled as a quantity other than the asked one ("so the mean is 49.7" under a total question)."""
-    return any(_aggregate_before(other).search(window, max(0, number.start - 40), number.start) is not None
-               for other in _AGGREGATE_WORDS if other != kind)
 
 
 @lru_cache(maxsize=8)
@@ -612,7 +609,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
     undecided = _UNDECIDED.search(last[0]) if last else None
     if undecided is not None and not re.search(r"\bbut\b", last[0][undecided.end():], re.IGNORECASE):
         return Reading(None, "refusal", HIGH, last[0][:160])
-    if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 40)):
+    if _TRUNCATED_LIST.search(visible, max(0, len(visible) - 120)):
         return Reading(None, "committed", MEDIUM, visible[-160:].strip())
     lead, rest = lead_segment(visible)
     if lead and not _STRONG_CORRECTION.search(rest[:400]) and not (_LIST_ITEM.match(lead) and _LIST_ITEM.match(rest.lstrip())) and not _NUMBER_NEXT.match(rest) and not _HEDGE_NEXT.match(rest) and not (answer_type == "label" and _SENTENCE_GOES_ON.match(rest)) and not (
@@ -1085,6 +1082,8 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     for clause_index, start in enumerate(bounds):
         end = bounds[clause_index + 1] if clause_index + 1 < len(bounds) else len(piece)
         in_clause = [m for m in found if start <= m.start < end]
+        if _CONCESSIVE.match(piece, start):
+            continue  # "Dubai, …, though Riyadh is close", "although some sources put Japan ahead": an aside, not a claim
         word = _POLARITY.search(piece[start:end])  # the clause's higher/lower word, if any
         decided = _comparison(piece, found, start, end, question, word) if word is not None else None
         if decided is not None:
@@ -1101,8 +1100,6 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             polar.extend(winners)
             excluded.update(losers)
             continue
-        if _CONCESSIVE.match(piece, start):
-            continue  # "Dubai, …, though Riyadh is close": an aside, not a claim
         kept = [m for m in in_clause if not _negated(piece, m)]
         excluded.update(m.label for m in in_clause if _negated(piece, m))
         if len({m.label for m in kept}) > 1 and _OR.search(piece[max(start, piece_start):end]):
