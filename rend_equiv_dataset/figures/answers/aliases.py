@@ -97,8 +97,8 @@ def _country(label: str) -> object | None:
     try:
         return pycountry.countries.lookup(text)
     except LookupError:
-        code = _territory_codes().get(_key(text))  # a label in another language: "مصر", "Allemagne"
-        return pycountry.countries.get(alpha_2=code) if code else None
+        other = _territory_codes().get(_key(text))  # a label in another language: "مصر", "Allemagne"
+        return pycountry.countries.get(alpha_2=other) if other else None
 
 
 @lru_cache(maxsize=1)
