@@ -307,6 +307,8 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
                 (cased if upper else uncased).add(key)
     if any(_keys([_low(t) for t in _TOKEN.findall(label)], years)[-1].startswith(("month:", "day:")) for label in labels if _TOKEN.search(label)):
         longest = max(longest, 3)  # "十一月" and "火曜日" are three tokens
+    if any(key.startswith("fy:") for key in keys):
+        longest = max(longest, 3)  # "fiscal year 2020" is three tokens
     if any(_quarter([_low(t) for t in _TOKEN.findall(label)]) for label in labels):
         longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
     exact = {"".join(_low(t) for t in _TOKEN.findall(label)): label for label in labels}

@@ -111,7 +111,7 @@ _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
-    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi"
+    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi|perd[óo]n|disculpa|revisando|corrigiendo|corrijo|mejor\s+dicho|corrigindo|desculpe|pardon|excusez"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
     r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|실제로는|사실은|잠깐",
     re.IGNORECASE,
@@ -840,6 +840,10 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
     corrected = next((i for i, (_, sentence) in enumerate(read) if _STRONG_CORRECTION.search(sentence)), None)
     if corrected is not None:  # (read runs from the last sentence back) a correction supersedes every statement before it
         read = read[:corrected + 1]
+        verdict, sentence = read[corrected]
+        cue = _STRONG_CORRECTION.search(sentence)
+        if corrected > 0 and cue is not None and _value_key(_read_piece(sentence[:cue.start()], question, alone=False)) == _value_key(verdict):
+            read = read[:corrected]  # "highest in 2020 — hmm, no, the 2020 bar is the dip. It was 2023.": it names the rejected answer
     best: tuple[int, Verdict, str] | None = None
     rival = False
     for verdict, sentence in read:
