@@ -619,6 +619,8 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "lead", lead)
     verdict, evidence = _read_committed(tail_window(visible), reader)
+    if verdict.kind == ANSWER and answer_type == "number" and _is_listing(_table_of(evidence, visible), reader):
+        return Reading(None, "committed", MEDIUM, " ".join(evidence.split())[:160])
     if verdict.kind == NOTHING:
         refusal = _REFUSAL.search(visible[-LOOK_BACK_REFUSAL:])
         if refusal is not None:
@@ -669,6 +671,36 @@ def _chosen_option(visible: str, question: _Question) -> Reading | None:
     if match is None or match.group(1).upper() not in question.options:
         return None
     return Reading(question.options[match.group(1).upper()], "plain", HIGH, match.group(0).strip())
+
+
+_VALUE_AFTER = re.compile(r"[\s:,;|(\u2014=-]{0,6}[-$€£¥]?\d")
+
+
+_READOUT = re.compile(
+    r"\b(?:values?|figures?|readings?|numbers?|data)\b[^.\n]{0,40}?(?:as\s+follows|i\s+can\s+read|\bare\b|\bby\s+\w+)\s*[:\u2014-]"
+    r"|^\s*\|",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A readout of the chart ("The values are as follows:", "Values I can read —", a table row), not a statement about an item."""
+
+
+def _table_of(sentence: str, text: str) -> str:
+    """The whole markdown table a table row belongs to (its rows are sentences of their own), or the sentence."""
+    if not sentence.lstrip().startswith("|"):
+        return sentence
+    return "\n".join(line for line in text.splitlines() if line.lstrip().startswith("|"))
+
+
+def _is_listing(sentence: str, question: _Question) -> bool:
+    """A readout that lists the values of three or more categories ("Values I can read — A: 90, B: 46, C: 97", a table
+    of every row) and says nothing of its own: it reads the chart out, it does not commit to the asked one. A statement
+    that gives several values ("In 2022 Germany recorded 38.1%, France 42.7% …") still states the asked one."""
+    if question.aggregate_kind is not None and _aggregate_word(question.aggregate_kind).search(sentence):
+        return False  # a "Total" row answers a total question
+    if _READOUT.search(sentence) is None:
+        return False
+    valued = {m.label for m in mentions(sentence, question.index) if _VALUE_AFTER.match(sentence, m.end)}
+    return len(valued) >= 3
 
 
 def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Question) -> bool:

@@ -219,3 +219,26 @@ def test_labels_as_corpus_f_showed_them(output, labels, question, expected):
 def test_enumerations_cut_off_and_corrections_as_corpus_f_showed_them(output, expected):
     value = parse_answer(output, "number", TEAMS, "What is the value for South?")
     assert value == (pytest.approx(expected) if expected is not None else None)
+
+
+# -- after blind corpus G's failure classes ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("output", "question", "expected"),
+    [
+        # a readout of every category commits to none of them
+        ("The values are as follows: North, 21.9; South, 22.0; East, 24.7; West, 34.6. These differences have many causes.",
+         "What is the value for South?", None),
+        ("Values I can read — North: 90, South: 46, East: 97, West: 74. Let me double-check South: the bar ends just",
+         "What is the value for South?", None),
+        ("| Region | Value |\n|---|---|\n| North | 38.1 |\n| South | 42.3 |\n| East | 35.6 |", "What is the value for South?", None),
+        # a statement giving several values still states the asked one, and a total row answers a total
+        ("In 2022, North recorded 38.1, South 42.3, East 35.6 and West 29.4.", "What is the value for South?", 42.3),
+        ("| Region | Value |\n|---|---|\n| North | 38 |\n| South | 42 |\n| East | 35 |\n| **Total** | **115** |",
+         "What is the total across all regions?", 115.0),
+    ],
+)
+def test_a_readout_of_every_value_commits_to_none(output, question, expected):
+    value = parse_answer(output, "number", TEAMS, question)
+    assert value == (pytest.approx(expected) if expected is not None else None)
