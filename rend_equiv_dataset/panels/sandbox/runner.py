@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -268,6 +269,70 @@ def server_config(python: str, mode: str) -> str:
     return json.dumps(config)
 
 
+# ------------------------------------------------------------------ the view's page cache
+
+NOT_CACHED = ("/proc", "/sys", "/dev")  # in the view, but not files with pages in the page cache
+_WARMING: dict[str, threading.Thread] = {}
+_WARMING_LOCK = threading.Lock()
+
+
+def view_files(config: str) -> list[str]:
+    """Every regular file a candidate may read (the Landlock view's ``read`` entries, walked),
+    but the pseudo-files of ``/proc``, ``/sys`` and ``/dev``."""
+    rules = json.loads(config).get("landlock") or {}
+    files: list[str] = []
+    pending = [p for p in rules.get("read", []) if not p.startswith(NOT_CACHED)]
+    while pending:
+        path = pending.pop()
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        files.append(entry.path)
+        except NotADirectoryError:
+            files.append(path)
+        except OSError:
+            continue
+    return files
+
+
+def warm_view(config: str) -> int:
+    """Make every file of the candidates' view resident in the page cache (``POSIX_FADV_WILLNEED``:
+    a no-op for pages already there, reads queued for the others), from this process, outside the
+    job's control group, so the pages are not charged to it and a candidate's own memory pressure
+    does not reclaim them. With the seccomp filter's page-cache rules (no eviction, no residency
+    probe) no candidate can then change or observe which of these pages are resident. Returns how
+    many files were advised."""
+    done = 0
+    for path in view_files(config):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError:
+            continue
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+            done += 1
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return done
+
+
+def warming(config: str) -> threading.Thread:
+    """The view's warm-up for a sandbox starting now (:func:`warm_view` in a thread, overlapping the
+    server's start; sandboxes starting together share one); join it before the first job."""
+    with _WARMING_LOCK:
+        thread = _WARMING.get(config)
+        if thread is None or not thread.is_alive():
+            thread = threading.Thread(target=warm_view, args=(config,), name="sandbox-view-warm-up", daemon=True)
+            thread.start()
+            _WARMING[config] = thread
+        return thread
+
+
 # ------------------------------------------------------------------ a private uid
 
 
@@ -486,6 +551,7 @@ class Sandbox:
     _cgroup: JobCgroup | None | bool = field(default=False, init=False, repr=False)  # False: not tried yet
     _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
+    _warming: threading.Thread | None = field(default=None, init=False, repr=False)  # the view's page-cache warm-up
     missing: tuple[str, ...] = field(default=(), init=False)  # promised layers the server's probe did not confirm
     _missing_logged: tuple[str, ...] = field(default=(), init=False, repr=False)
     starts: int = field(default=0, init=False)
@@ -573,7 +639,9 @@ class Sandbox:
         mode = isolation.value
         if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
-        command = [python, "-I", "-B", str(SERVER), mode, str(uid), server_config(python, mode)]
+        config = server_config(python, mode)
+        self._warming = warming(config)
+        command = [python, "-I", "-B", str(SERVER), mode, str(uid), config]
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         if self._cgroup is False:
@@ -607,6 +675,9 @@ class Sandbox:
             self._kill()
             raise RuntimeError("the sandbox server did not start")
         self.server_pid = int(hello["pid"])
+        if self._warming is not None:  # every file of the view resident before the first candidate
+            self._warming.join()
+            self._warming = None
         if isinstance(self._cgroup, JobCgroup) and hello.get("capped") is not True:  # could not join: limits instead
             self._cgroup.remove()
             self._cgroup = None

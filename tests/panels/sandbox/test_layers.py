@@ -60,6 +60,59 @@ def test_denied_calls_fail_in_every_candidate(box):
     assert got.status is Status.OK and got.passed == (True, True), got
 
 
+PAGE_CACHE = """
+import ctypes, errno, mmap, os
+import encodings
+libc = ctypes.CDLL(None, use_errno=True)
+
+def cache(x):
+    out = {}
+    path = os.path.join(encodings.__path__[0], "cp1006.py")
+    fd = os.open(path, os.O_RDONLY)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # succeeds, doing nothing
+    out["fadvise"] = True
+    try:
+        os.preadv(fd, [bytearray(64)], 0, os.RWF_NOWAIT)
+        out["nowait"] = False
+    except OSError as err:
+        out["nowait"] = err.errno == errno.EOPNOTSUPP
+    out["read"] = os.preadv(fd, [bytearray(64)], 0, 0) == 64  # without the flag: an ordinary read
+    view = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    for advice in (20, 21):  # MADV_COLD, MADV_PAGEOUT
+        try:
+            view.madvise(advice)
+            out[f"madvise-{advice}"] = False
+        except OSError as err:
+            out[f"madvise-{advice}"] = err.errno == errno.EPERM
+    view.madvise(mmap.MADV_DONTNEED)  # what allocators use stays allowed
+    def call(key, *args):
+        ctypes.set_errno(0)
+        out[key] = libc.syscall(*args) == -1 and ctypes.get_errno() == errno.EPERM
+    vector = ctypes.create_string_buffer(64)
+    call("mincore", 27, ctypes.c_void_p(0), ctypes.c_size_t(4096), vector)  # x86_64 numbers
+    call("cachestat", 451, fd, ctypes.c_void_p(0), ctypes.c_void_p(0), 0)
+    call("readahead", 187, fd, ctypes.c_long(0), ctypes.c_size_t(4096))
+    call("io_setup", 206, 1, ctypes.byref(ctypes.c_ulong()))
+    os.close(fd)
+    return out
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="system call numbers of x86_64")
+def test_no_candidate_can_evict_or_probe_the_page_cache(box):
+    got = box.run(problem("cache", "assert all(candidate(0).values())", "assert len(candidate(0)) == 9"),
+                  PAGE_CACHE)
+    assert got.status is Status.OK and got.passed == (True, True), got
+
+
+def test_the_view_is_made_resident():
+    config = runner.server_config(runner.base_python(), "ns")
+    files = runner.view_files(config)
+    assert any(f.endswith("/encodings/cp1006.py") for f in files)
+    assert not any(f.startswith(("/proc/", "/sys/", "/dev/")) for f in files)
+    assert runner.warm_view(config) > 0.9 * len(files)
+
+
 VIEW = """
 import os
 
