@@ -29,7 +29,8 @@ The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
 (only loopback), the candidates' own PID namespace (as root: one per candidate, the
-candidate its pid 1); the library checks the job
+candidate its pid 1), and in the uid mode the tree of the view the children chroot into
+(``view``: a path outside the view does not exist); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -104,7 +105,7 @@ PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
     "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
     "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
-    "uid": ("uid", "seccomp", "landlock", "network"),
+    "uid": ("uid", "seccomp", "landlock", "network", "view"),
     "plain": ("seccomp", "landlock"),
 }
 """The layers each server mode promises; as root the job control group ("cgroup") too."""
@@ -202,7 +203,8 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
 def missing_layers(mode: str, report: object, *, cgroup: bool) -> list[str]:
     """The promised layers of ``mode`` the server's report does not confirm (sorted).
 
-    >>> missing_layers("uid", {"uid": True, "seccomp": True, "landlock": False, "network": True}, cgroup=True)
+    >>> facts = {"uid": True, "seccomp": True, "landlock": False, "network": True, "view": True}
+    >>> missing_layers("uid", facts, cgroup=True)
     ['landlock']
     >>> missing_layers("plain", None, cgroup=False)
     ['landlock', 'seccomp']

@@ -333,6 +333,31 @@ def warming(config: str) -> threading.Thread:
         return thread
 
 
+TREE_PARENTS = ("/var/tmp", "/tmp", "/var/cache", "/var/lib")
+
+
+def view_tree_folder(config: str) -> str | None:
+    """For the uid mode (no mount namespace): a new empty root-owned folder on the file system
+    that holds the view, where the server builds the tree its children chroot into (hard links
+    need one file system); None where no such place is found (the probe then reports the
+    ``view`` layer missing)."""
+    import tempfile
+
+    rules = json.loads(config).get("landlock") or {}
+    try:  # the standard library's file system (a small file elsewhere is copied into the tree)
+        device = os.stat(rules["list"][0]).st_dev
+    except (OSError, KeyError, IndexError):
+        return None
+    for parent in TREE_PARENTS:
+        try:
+            if os.stat(parent).st_dev != device:
+                continue
+            return tempfile.mkdtemp(prefix="rend-equiv-view-", dir=parent)
+        except OSError:
+            continue
+    return None
+
+
 # ------------------------------------------------------------------ a private uid
 
 
@@ -552,6 +577,7 @@ class Sandbox:
     _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
     _warming: threading.Thread | None = field(default=None, init=False, repr=False)  # the view's page-cache warm-up
+    _tree: str | None = field(default=None, init=False, repr=False)  # uid mode: the view's tree (removed with the server)
     missing: tuple[str, ...] = field(default=(), init=False)  # promised layers the server's probe did not confirm
     _missing_logged: tuple[str, ...] = field(default=(), init=False, repr=False)
     starts: int = field(default=0, init=False)
@@ -642,6 +668,9 @@ class Sandbox:
         config = server_config(python, mode)
         self._warming = warming(config)
         command = [python, "-I", "-B", str(SERVER), mode, str(uid), config]
+        if isolation is Isolation.UID:  # no mount namespace: the server builds a tree of the view there
+            self._tree = view_tree_folder(config)
+            command.append(self._tree or "")
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         if self._cgroup is False:
@@ -748,6 +777,9 @@ class Sandbox:
                     stream.close()
                 except OSError:
                     pass
+        tree, self._tree = self._tree, None
+        if tree:  # fd-relative, never following a link a candidate planted in its /tmp
+            shutil.rmtree(tree, ignore_errors=True)
 
     # ------------------------------------------------------------ pipes
 

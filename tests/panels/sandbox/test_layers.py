@@ -174,16 +174,12 @@ def scratch(tag):
 
 
 def test_tmp_is_a_scratch_of_each_candidate(box):
-    """Where the sandbox has its own /tmp, each candidate may write scratch files there, and
-    finds it empty: what an earlier candidate left is gone (uid mode: /tmp is the host's and
-    out of view)."""
+    """Each candidate may write scratch files in /tmp (the sandbox's own; in the uid mode the
+    tree's it chroots into), and finds it empty: what an earlier candidate left is gone."""
     first = box.run(problem("scratch", "assert candidate('a')[1] == 'a'"), SCRATCH)
     second = box.run(problem("scratch", "assert candidate('b')[1] == 'b'",
                              "assert 'scratch-a' not in candidate('c')[0]"), SCRATCH)
-    if box.isolation is Isolation.UID:
-        assert first.passed == (False,) and second.passed[0] is False
-    else:
-        assert first.passed == (True,) and second.passed == (True, True), (first, second)
+    assert first.passed == (True,) and second.passed == (True, True), (first, second)
 
 
 LOCKS = """
@@ -320,6 +316,26 @@ def test_a_layer_that_does_not_take_is_refused_or_recorded(monkeypatch, add_prob
     with Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None, allow_weak=True) as box:
         got = box.run(add_problem, add_problem.prompt + add_problem.canonical_solution)
     assert got.label == 1 and got.isolation == "uid (missing: seccomp)"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid mode needs root")
+def test_the_uid_mode_chroots_into_the_view_or_says_it_did_not(monkeypatch, add_problem, sandbox_helpers):
+    """The uid mode's tree (no mount namespace: the children chroot into a tree of the view) is a
+    promised layer: where it cannot be made, the sandbox refuses, or records ``missing: view``."""
+    limits = sandbox_helpers["limits"]
+    outside = str(Path(__file__).resolve())
+    code = f"import os\nSEEN = os.path.lexists({outside!r})\n" + add_problem.prompt + "    return None if SEEN else a + b\n"
+    with Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None) as box:
+        assert box.missing == () and box._tree
+        assert box.run(add_problem, code).label == 1
+        tree = box._tree
+    assert not os.path.lexists(tree)  # removed with the server
+    monkeypatch.setattr(runner, "view_tree_folder", lambda config: None)
+    with pytest.raises(InputError, match="lacks view"):
+        Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None).start()
+    with Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None, allow_weak=True) as box:
+        got = box.run(add_problem, code)
+    assert got.label == 0 and got.isolation == "uid (missing: view)"
 
 
 def test_stripping_messages_keeps_the_test():
