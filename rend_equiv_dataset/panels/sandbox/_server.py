@@ -840,6 +840,25 @@ def predicted_calls(steps, names):
 _COMPILED: dict = {}  # test source -> its code object, assertion messages removed
 
 
+def test_names(entry):
+    """The names the tests call the candidate by."""
+    return ("candidate", entry) if "." not in entry and entry != "__main__" else ("candidate",)
+
+
+def prepare(trusted, entry, call_kind):
+    """What :func:`run_tests` would parse and compile for these tests, done ahead (by the library,
+    which loads this file for it and caches the result): {source: code object} of every
+    prelude, context, setup and assertion, and the predicted calls."""
+    codes = {}
+    for source, name in [(trusted["prelude"], "<tests>"), (trusted["context"], "<tests>"),
+                         *[(stmt, "<setup>") for setup, _ in trusted["steps"] for stmt in setup],
+                         *[(source, "<assertion>") for _, source in trusted["steps"]]]:
+        if source and source not in codes:
+            codes[source] = compile(without_messages(source), name, "exec", dont_inherit=True, optimize=0)
+    predicted = predicted_calls(trusted["steps"], test_names(entry)) if call_kind == "function" else None
+    return codes, predicted
+
+
 def compiled(source, name):
     """Compile once per distinct source (problems repeat across candidates); asserts are kept,
     their messages dropped (:func:`without_messages`)."""
@@ -870,6 +889,15 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
     ``meanwhile`` is called once the predicted calls are sent, while the candidate works.
     """
     random.seed(trusted.get("seed", 0))
+    if trusted.get("compiled"):  # compiled by the library (prepared_tests), cached: no parse or compile here
+        import base64
+        import marshal
+
+        if len(_COMPILED) > 20000:
+            _COMPILED.clear()
+        for source, code in marshal.loads(base64.b64decode(trusted["compiled"])).items():
+            if type(source) is str and type(code) is type(run_tests.__code__):
+                _COMPILED.setdefault(source, code)
     namespace = {"__name__": "__test__"}
     for source in (trusted["prelude"], trusted["context"]):
         if source:
@@ -878,12 +906,12 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
     namespace["candidate"] = bound
-    names = ("candidate",)
-    if "." not in entry and entry != "__main__":
+    names = test_names(entry)
+    if len(names) == 2:
         namespace[entry] = bound
-        names = ("candidate", entry)
     if call_kind == "function":
-        proxy.pipeline(predicted_calls(trusted["steps"], names))
+        predicted = trusted.get("predicted")
+        proxy.pipeline(predicted if type(predicted) is list else predicted_calls(trusted["steps"], names))
     if meanwhile is not None:
         meanwhile()
     setup_ok = True

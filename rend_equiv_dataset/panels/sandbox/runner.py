@@ -539,6 +539,77 @@ def write_calibration(path: Path, key: str, seconds: float) -> None:
         log.warning("sandbox: cannot write the calibration cache %s: %s", path, err)
 
 
+# ------------------------------------------------------------------ tests compiled ahead
+
+
+@functools.lru_cache(maxsize=1)
+def _server_module() -> Any:
+    """The server script loaded as a module (for its test compiler only: nothing in it runs)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_rend_equiv_sandbox_server", SERVER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.lru_cache(maxsize=1)
+def _compiler_tag() -> str:
+    """What compiled tests depend on besides their source: the interpreter and the server's compiler."""
+    return hashlib.sha256(sys.version.encode() + b"\0" + SERVER.read_bytes()).hexdigest()[:16]
+
+
+def compiled_path() -> Path:
+    """Where compiled tests are kept, next to the calibrations (one file per interpreter and server)."""
+    return calibration_path().with_name(f"sandbox-tests-{_compiler_tag()}.jsonl")
+
+
+_PREPARED: dict[str, dict[str, Any]] = {}
+_PREPARED_READ: set[str] = set()
+_PREPARED_LOCK = threading.Lock()
+
+
+def prepared_tests(trusted: dict[str, Any], entry: str, call: str, cache: Path | None) -> dict[str, Any]:
+    """The tests' code objects (messages removed, as the server would compile them; marshal,
+    base64) and predicted calls, computed once per test suite with the server's own functions
+    and kept in ``cache``: the server then neither parses nor compiles them."""
+    import base64
+    import marshal
+
+    key = hashlib.sha256(json.dumps([trusted["prelude"], trusted["context"], trusted["steps"], entry, call])
+                         .encode()).hexdigest()
+    with _PREPARED_LOCK:
+        if cache is not None and str(cache) not in _PREPARED_READ:
+            _PREPARED_READ.add(str(cache))
+            try:
+                lines = cache.read_text(errors="replace").splitlines()
+            except OSError:
+                lines = []
+            for line in lines:  # a cache: a torn or foreign line is skipped
+                try:
+                    row = json.loads(line)
+                    if isinstance(row.get("compiled"), str):
+                        _PREPARED[str(row["key"])] = {"compiled": row["compiled"], "predicted": row.get("predicted")}
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    continue
+        found = _PREPARED.get(key)
+    if found is not None:
+        return found
+    codes, predicted = _server_module().prepare(trusted, entry, call)
+    found = {"compiled": base64.b64encode(marshal.dumps(codes)).decode(), "predicted": predicted}
+    with _PREPARED_LOCK:
+        _PREPARED[key] = found
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                with cache.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"key": key, **found}) + "\n")
+            except OSError as err:
+                log.warning("sandbox: cannot write the compiled-tests cache %s: %s", cache, err)
+    return found
+
+
 def job_processes(limits: Limits, share: int = 1) -> int:
     """The per-job process cap, lowered so that processes x memory fits in half the machine's
     memory, split among ``share`` sandboxes running side by side (RLIMIT_NPROC counts every
@@ -577,6 +648,7 @@ class Sandbox:
     _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
     _warming: threading.Thread | None = field(default=None, init=False, repr=False)  # the view's page-cache warm-up
+    _said_goodbye: Any = field(default=None, init=False, repr=False)  # the server process told to stop
     _tree: str | None = field(default=None, init=False, repr=False)  # uid mode: the view's tree (removed with the server)
     missing: tuple[str, ...] = field(default=(), init=False)  # promised layers the server's probe did not confirm
     _missing_logged: tuple[str, ...] = field(default=(), init=False, repr=False)
@@ -738,6 +810,20 @@ class Sandbox:
         """The private uid candidates run under (root only), held while this sandbox lives."""
         return self._uid.uid if self._uid is not None else None
 
+    def goodbye(self) -> None:
+        """Tell the server to stop, without waiting (:meth:`close` waits): closing several sandboxes,
+        say goodbye to all first, so that they stop side by side."""
+        proc = self._proc
+        if proc is None or self._said_goodbye is proc:
+            return
+        self._said_goodbye = proc
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(b"bye\n")
+            proc.stdin.flush()
+        except OSError:
+            pass
+
     def close(self) -> None:
         """Stop the server (it cleans up and exits); with bubblewrap its whole PID namespace
         goes with it. An explicit goodbye, not end of file: a process forked from this one
@@ -747,9 +833,7 @@ class Sandbox:
         if proc is None:
             return
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(b"bye\n")
-            proc.stdin.flush()
+            self.goodbye()
             _wait_exit(proc, 5.0)
         except (OSError, subprocess.TimeoutExpired):
             pass
@@ -862,6 +946,13 @@ class Sandbox:
     def _calibration_key(self, problem: _ProblemLike) -> str:
         return calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
 
+    def _compiled_cache(self) -> Path | None:
+        if self.calibration_cache is True:
+            return compiled_path()
+        if self.calibration_cache:
+            return Path(self.calibration_cache).with_name(f"sandbox-tests-{_compiler_tag()}.jsonl")
+        return None
+
     def _cache_file(self) -> Path | None:
         if self.calibration_cache is True:
             return calibration_path()
@@ -921,8 +1012,12 @@ class Sandbox:
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])
             done = len(assertion.setup)
-        trusted = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
-                   "timeout": timeout, "seed": 0}
+        trusted: dict[str, Any] = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
+                                   "timeout": timeout, "seed": 0}
+        try:
+            trusted.update(prepared_tests(trusted, problem.entry_point, problem.call, self._compiled_cache()))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # the server compiles them itself (and reports what fails)
         started = time.monotonic()
         head = json.dumps(job).encode()
         sent = self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n")

@@ -440,3 +440,30 @@ def test_without_landlock_the_uid_mode_cleans_as_the_private_uid(monkeypatch, sa
         assert left == [] and (theirs / "keep").exists() and os.listdir("/etc")
     finally:
         shutil.rmtree(theirs, ignore_errors=True)
+
+
+def test_tests_compiled_ahead_are_what_the_server_would_compile(tmp_path):
+    """The library compiles each test suite once with the server's own functions (cached in the
+    cache folder): the same sources, messages removed, and the same predicted calls."""
+    import base64
+    import marshal
+
+    from rend_equiv_dataset.panels.problems import load_humaneval
+
+    problem = load_humaneval().by_id()["HumanEval/53"]
+    steps = [[list(a.setup), a.source] for a in problem.assertions]
+    trusted = {"prelude": problem.reference_code, "context": problem.context, "steps": steps}
+    cache = tmp_path / "tests.jsonl"
+    got = runner.prepared_tests(trusted, problem.entry_point, problem.call, cache)
+    codes = marshal.loads(base64.b64decode(got["compiled"]))
+    server = runner._server_module()
+    assert set(codes) == {problem.reference_code, problem.context, *(stmt for setup, _ in steps for stmt in setup),
+                          *(source for _, source in steps)} - {""}
+    assert got["predicted"] == server.predicted_calls(steps, server.test_names(problem.entry_point))
+    message = server.prepare({"prelude": "", "context": "", "steps": [[[], "assert 1 == 2, candidate(3)"]]},
+                             "f", "function")[0]
+    assert "candidate" not in next(iter(message.values())).co_names  # the message is gone
+    assert cache.read_text().count("\n") == 1
+    runner._PREPARED.clear()
+    runner._PREPARED_READ.clear()
+    assert runner.prepared_tests(trusted, problem.entry_point, problem.call, cache) == got  # read back
