@@ -1323,8 +1323,9 @@ def build_tree(root, rules):
     """The uid mode's view without a mount namespace: fill ``root`` (an empty root-owned folder
     on the file system of the standard library, made by the library) with only what the Landlock
     view allows, at the same paths: folders made root's 0755, files hard-linked (the same inodes,
-    so the same read-only permissions; a small file on another file system copied), the four
-    devices made anew, a few files of ``/sys/devices/system/cpu`` copied (the processor count),
+    so the same read-only permissions; a small file on another file system copied; set-id
+    programs left out), the four devices made anew, a few files of ``/sys/devices/system/cpu``
+    copied (the processor count),
     ``/tmp`` the private uid's (emptied after every job, by that uid: :func:`clean_tree_tmp`).
     Each child chroots into it (CAP_SYS_CHROOT survives where namespaces do not), so a path
     outside the view does not exist for a candidate, not even for ``stat``. Returns True when
@@ -1379,7 +1380,8 @@ def build_tree(root, rules):
         if path in VIEW_DEVICES or path.startswith("/dev/"):
             continue
         if not stat.S_ISDIR(info.st_mode):
-            place(path, info)
+            if not (info.st_mode & (stat.S_ISUID | stat.S_ISGID) and stat.S_ISREG(info.st_mode)):
+                place(path, info)
             continue
         folder(path)
         pending = [path]
@@ -1396,9 +1398,15 @@ def build_tree(root, rules):
                     pending.append(entry.path)
                     continue
                 try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if info.st_mode & (stat.S_ISUID | stat.S_ISGID) and stat.S_ISREG(info.st_mode):
+                    continue  # a set-id program is never linked where it would outlive an upgrade
+                try:
                     os.link(entry.path, root + entry.path, follow_symlinks=False)
                 except OSError:
-                    place(entry.path, entry.stat(follow_symlinks=False))
+                    place(entry.path, info)
     for path in rules.get("list", []):
         folder(path)
     for path in TREE_LINKS:
