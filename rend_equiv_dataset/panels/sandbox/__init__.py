@@ -31,6 +31,12 @@ process-count and open-file limits, standard input from ``/dev/null``, output to
 and a Landlock allow-list view; a probe child set up the same way confirms every
 promised layer before the first job (:func:`.layers.missing_layers`: refused
 unless weak isolation is allowed, and then the records name what was missing).
+The host's page cache of the view, the one piece of state every candidate can
+reach, is closed in every mode: the filter denies every call that evicts a page
+or reports residency, and the library makes every file of the view resident
+before the first job (:func:`~.runner.warm_view`, outside the job's control
+group), so no read or read time depends on what an earlier candidate did (left:
+eviction by the whole machine's memory pressure).
 A job's processes are capped together too: as root where the controllers can be
 used, by control groups per sandbox (:mod:`.cgroup`: memory and pids for server,
 zygote and candidates, tmpfs files included, instead of an address-space limit
@@ -56,7 +62,7 @@ that maps onto root, as bubblewrap's own user namespace would make, is exempt
 from RLIMIT_NPROC); started by a normal user, a user namespace maps everything
 to uid 65534. (As root the server stays root inside the namespaces with six
 capabilities: set uid/gid, kill, chown, fowner, dac_override.) Not protected:
-kernel exploits, side channels. Each candidate also gets the layers above.
+kernel exploits, side channels but the page cache. Each candidate also gets the layers above.
 
 ``ns`` (root without bubblewrap; logged as a fallback). Protected: the server
 makes its own mount, PID, network, IPC and UTS namespaces
@@ -68,15 +74,18 @@ sockets there); no network; the zygote is the PID namespace's init; candidates
 run under the private uid, seccomp and the Landlock view (world-readable files
 outside it, ``/etc`` and ``/usr`` included, are out of reach; the standard
 library is imported through descriptors the child opened as root). Not
-protected: kernel exploits, side channels.
+protected: kernel exploits, side channels but the page cache.
 
 ``uid`` (root without bubblewrap or namespaces; only when weak isolation is
 allowed, and then logged). Protected: the private uid (:class:`~.runner.PrivateUid`: no passwd
 entry, outside the ``/etc/subuid``/``/etc/subgid`` ranges, no process under it,
 never used before), an empty network namespace (checked), seccomp with no
-sockets at all, the Landlock view (the host's files are out of reach, and a
-candidate cannot write outside its own folder, so nothing is left for root to
-clean). Not protected: kernel exploits, side channels; candidates share the
+sockets at all, a tree of the view each child chroots into (:func:`._server.build_tree`:
+root-owned folders, hard-linked files, only what the Landlock view allows, so a
+path outside it does not exist, not even for ``stat``; a ``/tmp`` of the private uid,
+emptied after each job by that uid; probe fact ``view``), the Landlock view on the
+tree's paths (nothing is left outside the tree for root to clean). Not protected:
+kernel exploits, side channels but the page cache; candidates share the
 host's PID namespace (other uid, Landlock's signal scope and seccomp keep them
 from signalling or tracing other processes).
 

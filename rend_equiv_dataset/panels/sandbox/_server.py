@@ -55,6 +55,7 @@ SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBO
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
 MAX_REPLY = 8 << 20
+SERVER_SCRIPT = os.path.abspath(__file__)
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
@@ -329,6 +330,10 @@ def child_main(req_r, rep_w, workdir, server):
             os.close(score)
         except OSError:
             pass
+        if VIEW_ROOT:  # uid mode: only the view exists from here on (build_tree)
+            os.chroot(VIEW_ROOT)
+            workdir = workdir[len(VIEW_ROOT):]
+            os.chdir(workdir)
         for sig in IGNORED_IN_SERVER:
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -443,9 +448,11 @@ def make_ruleset():
     if ruleset < 0:
         return
     rules = CONFIG["landlock"]
+    if VIEW_ROOT:  # the children see the tree as /: the rules name the tree's own folders and files
+        rules = {kind: [VIEW_ROOT + p for p in paths] for kind, paths in rules.items()}
     for kind, access in (("read", LL_EXECUTE | LL_READ | LL_READ_DIR), ("list", LL_READ_DIR),
                          ("write", LL_READ | LL_WRITE | LL_TRUNCATE), ("all", fs)):
-        for path in rules.get(kind, []) if kind != "all" else [BASE, *OWN_TMP.get(MODE, ())]:
+        for path in rules.get(kind, []) if kind != "all" else [BASE, *OWN_TMP.get(MODE, ()), *TREE_TMP]:
             try:
                 fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
             except OSError:
@@ -497,7 +504,7 @@ def join_cpu_group():
 def stdlib_fds():
     """Where the private uid cannot walk to the standard library (a 0700 home above it), open
     its folders as root now: imports then go through ``/proc/self/fd/N`` (:func:`reach_stdlib`)."""
-    if MODE not in ("uid", "ns"):
+    if MODE not in ("uid", "ns") or VIEW_ROOT:  # the tree's folders are root's 0755: walkable by anyone
         return {}
     found = {}
     for folder in dict.fromkeys(p for p in sys.path if p and os.path.isdir(p)):
@@ -546,6 +553,8 @@ def probe_facts():
         facts["landlock"] = False
     except PermissionError:
         facts["landlock"] = True
+    if MODE == "uid":  # the server script is outside the view: with the tree it does not exist, not even for stat
+        facts["view"] = bool(VIEW_ROOT) and not os.path.lexists(SERVER_SCRIPT)
     if MODE in OWN_PID_NAMESPACE:  # not the library's PID namespace
         facts["pid-namespace"] = os.readlink("/proc/self/ns/pid") != CONFIG.get("pid-namespace")
     return facts
@@ -831,6 +840,25 @@ def predicted_calls(steps, names):
 _COMPILED: dict = {}  # test source -> its code object, assertion messages removed
 
 
+def test_names(entry):
+    """The names the tests call the candidate by."""
+    return ("candidate", entry) if "." not in entry and entry != "__main__" else ("candidate",)
+
+
+def prepare(trusted, entry, call_kind):
+    """What :func:`run_tests` would parse and compile for these tests, done ahead (by the library,
+    which loads this file for it and caches the result): {source: code object} of every
+    prelude, context, setup and assertion, and the predicted calls."""
+    codes = {}
+    for source, name in [(trusted["prelude"], "<tests>"), (trusted["context"], "<tests>"),
+                         *[(stmt, "<setup>") for setup, _ in trusted["steps"] for stmt in setup],
+                         *[(source, "<assertion>") for _, source in trusted["steps"]]]:
+        if source and source not in codes:
+            codes[source] = compile(without_messages(source), name, "exec", dont_inherit=True, optimize=0)
+    predicted = predicted_calls(trusted["steps"], test_names(entry)) if call_kind == "function" else None
+    return codes, predicted
+
+
 def compiled(source, name):
     """Compile once per distinct source (problems repeat across candidates); asserts are kept,
     their messages dropped (:func:`without_messages`)."""
@@ -861,6 +889,15 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
     ``meanwhile`` is called once the predicted calls are sent, while the candidate works.
     """
     random.seed(trusted.get("seed", 0))
+    if trusted.get("compiled"):  # compiled by the library (prepared_tests), cached: no parse or compile here
+        import base64
+        import marshal
+
+        if len(_COMPILED) > 20000:
+            _COMPILED.clear()
+        for source, code in marshal.loads(base64.b64decode(trusted["compiled"])).items():
+            if type(source) is str and type(code) is type(run_tests.__code__):
+                _COMPILED.setdefault(source, code)
     namespace = {"__name__": "__test__"}
     for source in (trusted["prelude"], trusted["context"]):
         if source:
@@ -869,12 +906,12 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
     namespace["candidate"] = bound
-    names = ("candidate",)
-    if "." not in entry and entry != "__main__":
+    names = test_names(entry)
+    if len(names) == 2:
         namespace[entry] = bound
-        names = ("candidate", entry)
     if call_kind == "function":
-        proxy.pipeline(predicted_calls(trusted["steps"], names))
+        predicted = trusted.get("predicted")
+        proxy.pipeline(predicted if type(predicted) is list else predicted_calls(trusted["steps"], names))
     if meanwhile is not None:
         meanwhile()
     setup_ok = True
@@ -1186,6 +1223,7 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
 # a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
 # allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
 OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp",))
+TREE_TMP: list = []  # uid mode with its tree (build_tree): the tree's /tmp, the candidates' scratch
 
 
 def mount(source, target, fstype, flags, data=None):
@@ -1276,6 +1314,143 @@ def enter_view(rules):
     mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+VIEW_ROOT = ""  # uid mode: the root-owned tree the children chroot into (build_tree; argv[4], made by the library)
+TREE_COPY_LIMIT = 1 << 20  # a file that cannot be hard-linked (another file system) is copied up to this size
+TREE_LINKS = ("/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")  # merged-/usr links, recreated as links
+
+
+def build_tree(root, rules):
+    """The uid mode's view without a mount namespace: fill ``root`` (an empty root-owned folder
+    on the file system of the standard library, made by the library) with only what the Landlock
+    view allows, at the same paths: folders made root's 0755, files hard-linked (the same inodes,
+    so the same read-only permissions; a small file on another file system copied; set-id
+    programs left out), the four devices made anew, a few files of ``/sys/devices/system/cpu``
+    copied (the processor count),
+    ``/tmp`` the private uid's (emptied after every job, by that uid: :func:`clean_tree_tmp`).
+    Each child chroots into it (CAP_SYS_CHROOT survives where namespaces do not), so a path
+    outside the view does not exist for a candidate, not even for ``stat``. Returns True when
+    the tree is complete; otherwise the children do not chroot and the probe reports the
+    ``view`` layer missing."""
+    complete = True
+
+    def folder(path):
+        os.makedirs(root + path, 0o755, exist_ok=True)
+
+    def place(path, info):
+        nonlocal complete
+        target = root + path
+        folder(os.path.dirname(path))
+        if os.path.lexists(target):
+            return
+        try:
+            os.link(path, target, follow_symlinks=False)
+            return
+        except OSError:
+            pass
+        try:
+            if stat.S_ISLNK(info.st_mode):
+                os.symlink(os.readlink(path), target)
+            elif stat.S_ISREG(info.st_mode) and info.st_size <= TREE_COPY_LIMIT:
+                shutil.copyfile(path, target, follow_symlinks=False)
+                os.chmod(target, stat.S_IMODE(info.st_mode) & 0o555)
+            else:
+                complete = False
+        except OSError:
+            complete = False
+
+    for path in dict.fromkeys(rules.get("read", [])):
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if path.startswith(("/proc/", "/sys/")) or path in ("/proc", "/sys"):  # pseudo-files: the small ones, copied
+            if stat.S_ISDIR(info.st_mode):
+                folder(path)
+                for entry in os.scandir(path):
+                    try:
+                        if entry.is_file(follow_symlinks=False):
+                            with open(entry.path, "rb") as handle:
+                                data = handle.read(1 << 16)
+                            with open(root + entry.path, "wb") as handle:
+                                handle.write(data)
+                            os.chmod(root + entry.path, 0o444)
+                    except OSError:
+                        pass
+            continue
+        if path in VIEW_DEVICES or path.startswith("/dev/"):
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            if not (info.st_mode & (stat.S_ISUID | stat.S_ISGID) and stat.S_ISREG(info.st_mode)):
+                place(path, info)
+            continue
+        folder(path)
+        pending = [path]
+        while pending:
+            top = pending.pop()
+            try:
+                entries = list(os.scandir(top))
+            except OSError:
+                complete = False
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folder(entry.path)
+                    pending.append(entry.path)
+                    continue
+                try:
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if info.st_mode & (stat.S_ISUID | stat.S_ISGID) and stat.S_ISREG(info.st_mode):
+                    continue  # a set-id program is never linked where it would outlive an upgrade
+                try:
+                    os.link(entry.path, root + entry.path, follow_symlinks=False)
+                except OSError:
+                    place(entry.path, info)
+    for path in rules.get("list", []):
+        folder(path)
+    for path in TREE_LINKS:
+        if os.path.islink(path) and not os.path.lexists(root + path):
+            os.symlink(os.readlink(path), root + path)
+    folder("/dev")
+    for path in VIEW_DEVICES:
+        try:
+            device = os.stat(path).st_rdev
+            os.mknod(root + path, stat.S_IFCHR | 0o666, device)
+            os.chmod(root + path, 0o666)
+        except OSError:
+            if path == "/dev/null":
+                complete = False
+    os.mkdir(root + "/tmp", 0o700)
+    os.chown(root + "/tmp", SANDBOX_UID, SANDBOX_UID)
+    os.chmod(root, 0o755)
+    return complete
+
+
+def clean_tree_tmp(uid):
+    """Empty the tree's ``/tmp`` after a job, in a helper chrooted into the tree and running as the
+    private uid: it can remove only what that uid may remove there (root never walks these paths)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.chroot(VIEW_ROOT)
+            os.chdir("/")
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            for entry in os.scandir("/tmp"):
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        shutil.rmtree(entry.path, ignore_errors=True)  # fd-relative: links removed, not followed
+                    else:
+                        os.unlink(entry.path)
+                except OSError:
+                    pass
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
 def zygote_main(sock, server):
     """Serve the server's requests: ``fork``, ``reap`` and ``discard``; end on EOF."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -1306,6 +1481,8 @@ def zygote_main(sock, server):
                 remove_tree(msg["workdir"])  # before the answer: nothing of this job reaches the next
                 if MODE in OWN_PID_NAMESPACE:  # (and own /tmp)
                     clean_private_tmp()
+                elif MODE == "uid" and VIEW_ROOT:  # the tree's /tmp (the host's is out of reach)
+                    clean_tree_tmp(SANDBOX_UID)
                 elif MODE == "uid":
                     clean_owned_tmp(SANDBOX_UID)
                 sock.send(json.dumps({"exited": done == pid, "status": status}).encode())
@@ -1587,7 +1764,7 @@ def probe(zygote):
 
 
 def main():
-    global BASE, CONFIG, CPU_GROUP, MODE, SANDBOX_UID
+    global BASE, CONFIG, CPU_GROUP, MODE, SANDBOX_UID, VIEW_ROOT
     capped = join_job_group()
     CPU_GROUP = int(os.environ.pop(CPU_FD, "") or -1)
     if CPU_GROUP >= 0 and not capped:  # not in the job's group: the library drops the whole group
@@ -1612,6 +1789,11 @@ def main():
     if MODE == "ns":
         enter_namespaces(CONFIG.get("masks", []))
     root = "/tmp" if MODE in OWN_PID_NAMESPACE or not os.access("/dev/shm", os.W_OK) else "/dev/shm"
+    tree = sys.argv[4] if len(sys.argv) > 4 and MODE == "uid" else ""
+    if tree and build_tree(tree, CONFIG.get("landlock") or {}):
+        VIEW_ROOT = tree
+        TREE_TMP.append(tree + "/tmp")
+        root = tree
     BASE = os.path.join(root, f"rend-equiv-sandbox-{os.getpid()}")
     os.mkdir(BASE, 0o711)
     # the zygote is forked now, before any job: no test or reference code ever enters it

@@ -29,7 +29,8 @@ The server reports, from a probe child set up exactly like a candidate, what
 took (:data:`PROMISED` per mode): the uid, the seccomp filter (a denied call
 fails), the Landlock view (``/`` cannot be listed), an empty network namespace
 (only loopback), the candidates' own PID namespace (as root: one per candidate, the
-candidate its pid 1); the library checks the job
+candidate its pid 1), and in the uid mode the tree of the view the children chroot into
+(``view``: a path outside the view does not exist); the library checks the job
 control group itself. :func:`missing_layers` compares.
 """
 
@@ -73,6 +74,22 @@ NAMESPACE_FLAGS = (0x20000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20
 
 AF_INET, AF_INET6 = 2, 10
 
+PAGE_CACHE_DENIED = ("readahead", "mincore", "cachestat", "io_setup", "io_submit")
+"""Calls that probe or change whether a file's pages are in the host's page cache, denied with ``EPERM``:
+``mincore`` and ``cachestat`` (residency), ``readahead`` (loads pages), and Linux AIO, whose requests may
+carry ``RWF_NOWAIT`` where the filter cannot read it. The page cache of a read-only file is the host's,
+shared by every sandbox: which pages are resident would carry data from one candidate to another."""
+
+PAGE_CACHE_ADVICE = {"MADV_COLD": 20, "MADV_PAGEOUT": 21, "MADV_COLLAPSE": 25}
+"""``madvise`` advice denied (``EPERM``): deactivating or reclaiming file pages, and collapsing a file's
+pages into a huge page. What allocators use (``MADV_DONTNEED``, ``MADV_FREE``, huge-page hints) stays."""
+
+RWF_NOWAIT = 0x8
+"""``preadv2``/``pwritev2`` with this flag fail with ``EOPNOTSUPP`` (what the kernel says where it is not
+supported, so callers fall back to an ordinary read): a read that fails rather than waits tells residency."""
+
+CACHESTAT = 451  # the same number on every architecture; used where libseccomp does not know the name
+
 DENIED_FCNTL = {"F_GETLK": 5, "F_OFD_GETLK": 36, "F_SETLEASE": 1024, "F_NOTIFY": 1026}
 """``fcntl`` commands denied: asking for another process's lock (the only way to see a read lock held
 on a shared read-only file, the candidate cannot write-lock one), leases and directory notifications.
@@ -88,7 +105,7 @@ PROMISED: dict[str, tuple[str, ...]] = {
     "bwrap": ("uid", "seccomp", "landlock", "network", "pid-namespace"),
     "bwrap-uid": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
     "ns": ("uid", "seccomp", "landlock", "network", "pid-namespace", "candidate-pid-namespace"),
-    "uid": ("uid", "seccomp", "landlock", "network"),
+    "uid": ("uid", "seccomp", "landlock", "network", "view"),
     "plain": ("seccomp", "landlock"),
 }
 """The layers each server mode promises; as root the job control group ("cgroup") too."""
@@ -112,6 +129,20 @@ def seccomp_filter(*, inet: bool) -> bytes:
         if _known(sc, arch, name):
             flt.add_rule(deny, name)
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
+    # the page cache: advice is advisory, so fadvise succeeds doing nothing (as code that calls it expects)
+    for name in ("fadvise64", "fadvise64_64"):
+        if _known(sc, arch, name):
+            flt.add_rule(sc.ERRNO(0), name)
+    for name in PAGE_CACHE_DENIED:
+        if _known(sc, arch, name):
+            flt.add_rule(deny, name)
+        elif name == "cachestat":
+            flt.add_rule(deny, CACHESTAT)
+    for advice in PAGE_CACHE_ADVICE.values():
+        flt.add_rule(deny, "madvise", sc.Arg(2, sc.EQ, advice))
+    for name in ("preadv2", "pwritev2"):
+        if _known(sc, arch, name):
+            flt.add_rule(sc.ERRNO(errno.EOPNOTSUPP), name, sc.Arg(5, sc.MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT))
     for command in DENIED_FCNTL.values():
         flt.add_rule(deny, "fcntl", sc.Arg(1, sc.EQ, command))
     for flag in NAMESPACE_FLAGS:
@@ -172,7 +203,8 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
 def missing_layers(mode: str, report: object, *, cgroup: bool) -> list[str]:
     """The promised layers of ``mode`` the server's report does not confirm (sorted).
 
-    >>> missing_layers("uid", {"uid": True, "seccomp": True, "landlock": False, "network": True}, cgroup=True)
+    >>> facts = {"uid": True, "seccomp": True, "landlock": False, "network": True, "view": True}
+    >>> missing_layers("uid", facts, cgroup=True)
     ['landlock']
     >>> missing_layers("plain", None, cgroup=False)
     ['landlock', 'seccomp']

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -268,6 +269,95 @@ def server_config(python: str, mode: str) -> str:
     return json.dumps(config)
 
 
+# ------------------------------------------------------------------ the view's page cache
+
+NOT_CACHED = ("/proc", "/sys", "/dev")  # in the view, but not files with pages in the page cache
+_WARMING: dict[str, threading.Thread] = {}
+_WARMING_LOCK = threading.Lock()
+
+
+def view_files(config: str) -> list[str]:
+    """Every regular file a candidate may read (the Landlock view's ``read`` entries, walked),
+    but the pseudo-files of ``/proc``, ``/sys`` and ``/dev``."""
+    rules = json.loads(config).get("landlock") or {}
+    files: list[str] = []
+    pending = [p for p in rules.get("read", []) if not p.startswith(NOT_CACHED)]
+    while pending:
+        path = pending.pop()
+        try:
+            with os.scandir(path) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        files.append(entry.path)
+        except NotADirectoryError:
+            files.append(path)
+        except OSError:
+            continue
+    return files
+
+
+def warm_view(config: str) -> int:
+    """Make every file of the candidates' view resident in the page cache (``POSIX_FADV_WILLNEED``:
+    a no-op for pages already there, reads queued for the others), from this process, outside the
+    job's control group, so the pages are not charged to it and a candidate's own memory pressure
+    does not reclaim them. With the seccomp filter's page-cache rules (no eviction, no residency
+    probe) no candidate can then change or observe which of these pages are resident. Returns how
+    many files were advised."""
+    done = 0
+    for path in view_files(config):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError:
+            continue
+        try:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+            done += 1
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return done
+
+
+def warming(config: str) -> threading.Thread:
+    """The view's warm-up for a sandbox starting now (:func:`warm_view` in a thread, overlapping the
+    server's start; sandboxes starting together share one); join it before the first job."""
+    with _WARMING_LOCK:
+        thread = _WARMING.get(config)
+        if thread is None or not thread.is_alive():
+            thread = threading.Thread(target=warm_view, args=(config,), name="sandbox-view-warm-up", daemon=True)
+            thread.start()
+            _WARMING[config] = thread
+        return thread
+
+
+TREE_PARENTS = ("/var/tmp", "/tmp", "/var/cache", "/var/lib")
+
+
+def view_tree_folder(config: str) -> str | None:
+    """For the uid mode (no mount namespace): a new empty root-owned folder on the file system
+    that holds the view, where the server builds the tree its children chroot into (hard links
+    need one file system); None where no such place is found (the probe then reports the
+    ``view`` layer missing)."""
+    import tempfile
+
+    rules = json.loads(config).get("landlock") or {}
+    try:  # the standard library's file system (a small file elsewhere is copied into the tree)
+        device = os.stat(rules["list"][0]).st_dev
+    except (OSError, KeyError, IndexError):
+        return None
+    for parent in TREE_PARENTS:
+        try:
+            if os.stat(parent).st_dev != device:
+                continue
+            return tempfile.mkdtemp(prefix="rend-equiv-view-", dir=parent)
+        except OSError:
+            continue
+    return None
+
+
 # ------------------------------------------------------------------ a private uid
 
 
@@ -449,6 +539,77 @@ def write_calibration(path: Path, key: str, seconds: float) -> None:
         log.warning("sandbox: cannot write the calibration cache %s: %s", path, err)
 
 
+# ------------------------------------------------------------------ tests compiled ahead
+
+
+@functools.lru_cache(maxsize=1)
+def _server_module() -> Any:
+    """The server script loaded as a module (for its test compiler only: nothing in it runs)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_rend_equiv_sandbox_server", SERVER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@functools.lru_cache(maxsize=1)
+def _compiler_tag() -> str:
+    """What compiled tests depend on besides their source: the interpreter and the server's compiler."""
+    return hashlib.sha256(sys.version.encode() + b"\0" + SERVER.read_bytes()).hexdigest()[:16]
+
+
+def compiled_path() -> Path:
+    """Where compiled tests are kept, next to the calibrations (one file per interpreter and server)."""
+    return calibration_path().with_name(f"sandbox-tests-{_compiler_tag()}.jsonl")
+
+
+_PREPARED: dict[str, dict[str, Any]] = {}
+_PREPARED_READ: set[str] = set()
+_PREPARED_LOCK = threading.Lock()
+
+
+def prepared_tests(trusted: dict[str, Any], entry: str, call: str, cache: Path | None) -> dict[str, Any]:
+    """The tests' code objects (messages removed, as the server would compile them; marshal,
+    base64) and predicted calls, computed once per test suite with the server's own functions
+    and kept in ``cache``: the server then neither parses nor compiles them."""
+    import base64
+    import marshal
+
+    key = hashlib.sha256(json.dumps([trusted["prelude"], trusted["context"], trusted["steps"], entry, call])
+                         .encode()).hexdigest()
+    with _PREPARED_LOCK:
+        if cache is not None and str(cache) not in _PREPARED_READ:
+            _PREPARED_READ.add(str(cache))
+            try:
+                lines = cache.read_text(errors="replace").splitlines()
+            except OSError:
+                lines = []
+            for line in lines:  # a cache: a torn or foreign line is skipped
+                try:
+                    row = json.loads(line)
+                    if isinstance(row.get("compiled"), str):
+                        _PREPARED[str(row["key"])] = {"compiled": row["compiled"], "predicted": row.get("predicted")}
+                except (ValueError, TypeError, KeyError, AttributeError):
+                    continue
+        found = _PREPARED.get(key)
+    if found is not None:
+        return found
+    codes, predicted = _server_module().prepare(trusted, entry, call)
+    found = {"compiled": base64.b64encode(marshal.dumps(codes)).decode(), "predicted": predicted}
+    with _PREPARED_LOCK:
+        _PREPARED[key] = found
+        if cache is not None:
+            try:
+                cache.parent.mkdir(parents=True, exist_ok=True)
+                with cache.open("a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"key": key, **found}) + "\n")
+            except OSError as err:
+                log.warning("sandbox: cannot write the compiled-tests cache %s: %s", cache, err)
+    return found
+
+
 def job_processes(limits: Limits, share: int = 1) -> int:
     """The per-job process cap, lowered so that processes x memory fits in half the machine's
     memory, split among ``share`` sandboxes running side by side (RLIMIT_NPROC counts every
@@ -486,6 +647,9 @@ class Sandbox:
     _cgroup: JobCgroup | None | bool = field(default=False, init=False, repr=False)  # False: not tried yet
     _caps_logged: bool = field(default=False, init=False, repr=False)
     _pending: Isolation | None = field(default=None, init=False, repr=False)  # launched by begin(), not yet ready
+    _warming: threading.Thread | None = field(default=None, init=False, repr=False)  # the view's page-cache warm-up
+    _said_goodbye: Any = field(default=None, init=False, repr=False)  # the server process told to stop
+    _tree: str | None = field(default=None, init=False, repr=False)  # uid mode: the view's tree (removed with the server)
     missing: tuple[str, ...] = field(default=(), init=False)  # promised layers the server's probe did not confirm
     _missing_logged: tuple[str, ...] = field(default=(), init=False, repr=False)
     starts: int = field(default=0, init=False)
@@ -573,7 +737,12 @@ class Sandbox:
         mode = isolation.value
         if isolation is Isolation.BWRAP and as_root:
             mode = "bwrap-uid"
-        command = [python, "-I", "-B", str(SERVER), mode, str(uid), server_config(python, mode)]
+        config = server_config(python, mode)
+        self._warming = warming(config)
+        command = [python, "-I", "-B", str(SERVER), mode, str(uid), config]
+        if isolation is Isolation.UID:  # no mount namespace: the server builds a tree of the view there
+            self._tree = view_tree_folder(config)
+            command.append(self._tree or "")
         if isolation is Isolation.BWRAP:
             command = [*_bwrap_command(python, as_root=as_root), "--", *command]
         if self._cgroup is False:
@@ -607,6 +776,9 @@ class Sandbox:
             self._kill()
             raise RuntimeError("the sandbox server did not start")
         self.server_pid = int(hello["pid"])
+        if self._warming is not None:  # every file of the view resident before the first candidate
+            self._warming.join()
+            self._warming = None
         if isinstance(self._cgroup, JobCgroup) and hello.get("capped") is not True:  # could not join: limits instead
             self._cgroup.remove()
             self._cgroup = None
@@ -638,6 +810,20 @@ class Sandbox:
         """The private uid candidates run under (root only), held while this sandbox lives."""
         return self._uid.uid if self._uid is not None else None
 
+    def goodbye(self) -> None:
+        """Tell the server to stop, without waiting (:meth:`close` waits): closing several sandboxes,
+        say goodbye to all first, so that they stop side by side."""
+        proc = self._proc
+        if proc is None or self._said_goodbye is proc:
+            return
+        self._said_goodbye = proc
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(b"bye\n")
+            proc.stdin.flush()
+        except OSError:
+            pass
+
     def close(self) -> None:
         """Stop the server (it cleans up and exits); with bubblewrap its whole PID namespace
         goes with it. An explicit goodbye, not end of file: a process forked from this one
@@ -647,9 +833,7 @@ class Sandbox:
         if proc is None:
             return
         try:
-            assert proc.stdin is not None
-            proc.stdin.write(b"bye\n")
-            proc.stdin.flush()
+            self.goodbye()
             _wait_exit(proc, 5.0)
         except (OSError, subprocess.TimeoutExpired):
             pass
@@ -677,6 +861,9 @@ class Sandbox:
                     stream.close()
                 except OSError:
                     pass
+        tree, self._tree = self._tree, None
+        if tree:  # fd-relative, never following a link a candidate planted in its /tmp
+            shutil.rmtree(tree, ignore_errors=True)
 
     # ------------------------------------------------------------ pipes
 
@@ -759,6 +946,13 @@ class Sandbox:
     def _calibration_key(self, problem: _ProblemLike) -> str:
         return calibration_key(problem, self.limits, self.isolation.value if self.isolation else "")
 
+    def _compiled_cache(self) -> Path | None:
+        if self.calibration_cache is True:
+            return compiled_path()
+        if self.calibration_cache:
+            return Path(self.calibration_cache).with_name(f"sandbox-tests-{_compiler_tag()}.jsonl")
+        return None
+
     def _cache_file(self) -> Path | None:
         if self.calibration_cache is True:
             return calibration_path()
@@ -818,8 +1012,12 @@ class Sandbox:
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])
             done = len(assertion.setup)
-        trusted = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
-                   "timeout": timeout, "seed": 0}
+        trusted: dict[str, Any] = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
+                                   "timeout": timeout, "seed": 0}
+        try:
+            trusted.update(prepared_tests(trusted, problem.entry_point, problem.call, self._compiled_cache()))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass  # the server compiles them itself (and reports what fails)
         started = time.monotonic()
         head = json.dumps(job).encode()
         sent = self._write(str(len(head)).encode() + b"\n" + head + json.dumps(trusted).encode() + b"\n")

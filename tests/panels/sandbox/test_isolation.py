@@ -299,15 +299,18 @@ def add(a, b):
 
 
 def test_the_uid_mode_leaves_nothing_in_the_hosts_temporary_folders(clean):
-    """The Landlock view allows writes in the candidate's own folder only: nothing can be
-    planted where root would have to clean it (or follow a link) afterwards."""
+    """A uid-mode candidate sees only the view's tree (it chroots into it): what it writes in /tmp
+    stays in the tree's scratch, which the private uid empties after the job; nothing reaches the
+    host's temporary folders, where root would have to clean it (or follow a link)."""
     box = clean
     if box.isolation is not Isolation.UID:
-        pytest.skip("the host's temporary folders are mounted in the uid mode only")
-    assert box.run(ADD, NESTED_PLANT).label == 1
+        pytest.skip("the host's temporary folders are shared in the uid mode only")
+    box.run(ADD, NESTED_PLANT)
     left = [p for base in ("/tmp", "/dev/shm") for p in (base + "/planted-dir", base + "/planted-link")
             if os.path.lexists(p)]
     assert left == [] and os.path.isdir("/etc") and os.listdir("/etc")
+    tree = box._tree
+    assert tree and os.listdir(os.path.join(tree, "tmp")) == []
 
 
 FORKER = """
@@ -408,13 +411,13 @@ def test_a_candidate_that_hits_the_floor_is_rerun_with_the_calibrated_timeout(tm
 
 
 def test_no_side_effect_outside_and_no_host_socket(clean):
-    """With an own mount namespace, writes to the shared temporary folders stay inside and
-    the host's unix sockets are out of reach."""
+    """With an own mount namespace (or, in the uid mode, the view's tree it chroots into), writes
+    to the shared temporary folders stay inside and the host's unix sockets are out of reach."""
     import socket
 
     box = clean
-    if box.isolation not in (Isolation.BWRAP, Isolation.NS):
-        pytest.skip("only bubblewrap and the ns mode have their own mount namespace (documented)")
+    if box.isolation is Isolation.PLAIN:
+        pytest.skip("the plain mode shares the user's folders (documented)")
     tag = f"rend-equiv-escape-{os.getpid()}"
     targets = [f"/tmp/{tag}", f"/var/tmp/{tag}", f"/dev/shm/{tag}"]
     listener_path = f"/dev/shm/{tag}.sock"

@@ -60,6 +60,59 @@ def test_denied_calls_fail_in_every_candidate(box):
     assert got.status is Status.OK and got.passed == (True, True), got
 
 
+PAGE_CACHE = """
+import ctypes, errno, mmap, os
+import encodings
+libc = ctypes.CDLL(None, use_errno=True)
+
+def cache(x):
+    out = {}
+    path = os.path.join(encodings.__path__[0], "cp1006.py")
+    fd = os.open(path, os.O_RDONLY)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # succeeds, doing nothing
+    out["fadvise"] = True
+    try:
+        os.preadv(fd, [bytearray(64)], 0, os.RWF_NOWAIT)
+        out["nowait"] = False
+    except OSError as err:
+        out["nowait"] = err.errno == errno.EOPNOTSUPP
+    out["read"] = os.preadv(fd, [bytearray(64)], 0, 0) == 64  # without the flag: an ordinary read
+    view = mmap.mmap(fd, 0, prot=mmap.PROT_READ)
+    for advice in (20, 21):  # MADV_COLD, MADV_PAGEOUT
+        try:
+            view.madvise(advice)
+            out[f"madvise-{advice}"] = False
+        except OSError as err:
+            out[f"madvise-{advice}"] = err.errno == errno.EPERM
+    view.madvise(mmap.MADV_DONTNEED)  # what allocators use stays allowed
+    def call(key, *args):
+        ctypes.set_errno(0)
+        out[key] = libc.syscall(*args) == -1 and ctypes.get_errno() == errno.EPERM
+    vector = ctypes.create_string_buffer(64)
+    call("mincore", 27, ctypes.c_void_p(0), ctypes.c_size_t(4096), vector)  # x86_64 numbers
+    call("cachestat", 451, fd, ctypes.c_void_p(0), ctypes.c_void_p(0), 0)
+    call("readahead", 187, fd, ctypes.c_long(0), ctypes.c_size_t(4096))
+    call("io_setup", 206, 1, ctypes.byref(ctypes.c_ulong()))
+    os.close(fd)
+    return out
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="system call numbers of x86_64")
+def test_no_candidate_can_evict_or_probe_the_page_cache(box):
+    got = box.run(problem("cache", "assert all(candidate(0).values())", "assert len(candidate(0)) == 9"),
+                  PAGE_CACHE)
+    assert got.status is Status.OK and got.passed == (True, True), got
+
+
+def test_the_view_is_made_resident():
+    config = runner.server_config(runner.base_python(), "ns")
+    files = runner.view_files(config)
+    assert any(f.endswith("/encodings/cp1006.py") for f in files)
+    assert not any(f.startswith(("/proc/", "/sys/", "/dev/")) for f in files)
+    assert runner.warm_view(config) > 0.9 * len(files)
+
+
 VIEW = """
 import os
 
@@ -121,16 +174,12 @@ def scratch(tag):
 
 
 def test_tmp_is_a_scratch_of_each_candidate(box):
-    """Where the sandbox has its own /tmp, each candidate may write scratch files there, and
-    finds it empty: what an earlier candidate left is gone (uid mode: /tmp is the host's and
-    out of view)."""
+    """Each candidate may write scratch files in /tmp (the sandbox's own; in the uid mode the
+    tree's it chroots into), and finds it empty: what an earlier candidate left is gone."""
     first = box.run(problem("scratch", "assert candidate('a')[1] == 'a'"), SCRATCH)
     second = box.run(problem("scratch", "assert candidate('b')[1] == 'b'",
                              "assert 'scratch-a' not in candidate('c')[0]"), SCRATCH)
-    if box.isolation is Isolation.UID:
-        assert first.passed == (False,) and second.passed[0] is False
-    else:
-        assert first.passed == (True,) and second.passed == (True, True), (first, second)
+    assert first.passed == (True,) and second.passed == (True, True), (first, second)
 
 
 LOCKS = """
@@ -269,6 +318,26 @@ def test_a_layer_that_does_not_take_is_refused_or_recorded(monkeypatch, add_prob
     assert got.label == 1 and got.isolation == "uid (missing: seccomp)"
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="the uid mode needs root")
+def test_the_uid_mode_chroots_into_the_view_or_says_it_did_not(monkeypatch, add_problem, sandbox_helpers):
+    """The uid mode's tree (no mount namespace: the children chroot into a tree of the view) is a
+    promised layer: where it cannot be made, the sandbox refuses, or records ``missing: view``."""
+    limits = sandbox_helpers["limits"]
+    outside = str(Path(__file__).resolve())
+    code = f"import os\nSEEN = os.path.lexists({outside!r})\n" + add_problem.prompt + "    return None if SEEN else a + b\n"
+    with Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None) as box:
+        assert box.missing == () and box._tree
+        assert box.run(add_problem, code).label == 1
+        tree = box._tree
+    assert not os.path.lexists(tree)  # removed with the server
+    monkeypatch.setattr(runner, "view_tree_folder", lambda config: None)
+    with pytest.raises(InputError, match="lacks view"):
+        Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None).start()
+    with Sandbox(limits=limits, isolation=Isolation.UID, calibration_cache=None, allow_weak=True) as box:
+        got = box.run(add_problem, code)
+    assert got.label == 0 and got.isolation == "uid (missing: view)"
+
+
 def test_stripping_messages_keeps_the_test():
     import ast
     import importlib.util
@@ -371,3 +440,30 @@ def test_without_landlock_the_uid_mode_cleans_as_the_private_uid(monkeypatch, sa
         assert left == [] and (theirs / "keep").exists() and os.listdir("/etc")
     finally:
         shutil.rmtree(theirs, ignore_errors=True)
+
+
+def test_tests_compiled_ahead_are_what_the_server_would_compile(tmp_path):
+    """The library compiles each test suite once with the server's own functions (cached in the
+    cache folder): the same sources, messages removed, and the same predicted calls."""
+    import base64
+    import marshal
+
+    from rend_equiv_dataset.panels.problems import load_humaneval
+
+    problem = load_humaneval().by_id()["HumanEval/53"]
+    steps = [[list(a.setup), a.source] for a in problem.assertions]
+    trusted = {"prelude": problem.reference_code, "context": problem.context, "steps": steps}
+    cache = tmp_path / "tests.jsonl"
+    got = runner.prepared_tests(trusted, problem.entry_point, problem.call, cache)
+    codes = marshal.loads(base64.b64decode(got["compiled"]))
+    server = runner._server_module()
+    assert set(codes) == {problem.reference_code, problem.context, *(stmt for setup, _ in steps for stmt in setup),
+                          *(source for _, source in steps)} - {""}
+    assert got["predicted"] == server.predicted_calls(steps, server.test_names(problem.entry_point))
+    message = server.prepare({"prelude": "", "context": "", "steps": [[[], "assert 1 == 2, candidate(3)"]]},
+                             "f", "function")[0]
+    assert "candidate" not in next(iter(message.values())).co_names  # the message is gone
+    assert cache.read_text().count("\n") == 1
+    runner._PREPARED.clear()
+    runner._PREPARED_READ.clear()
+    assert runner.prepared_tests(trusted, problem.entry_point, problem.call, cache) == got  # read back
