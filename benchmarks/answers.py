@@ -11,9 +11,10 @@
      exact match).
 
    Broken down by terse/verbose outputs and by answer type. The same on the
-   blind corpora A, B and C (``tests/figures/answers/blind/corpus_*.jsonl``:
+   blind corpora A to G (``tests/figures/answers/blind/corpus_*.jsonl``:
    outputs written by people who had not read the reader, labelled by a careful
-   human; A and B were studied while the reader was built, C only measured), by style, with
+   human; each first run is in ``corpus_*_first_run.txt``, and every corpus but C
+   was studied after its first run), by style, with
    the false accepts (reader right, human wrong) and the share read with
    low confidence.
 
@@ -36,8 +37,8 @@
    ``grade`` in a subprocess (one process each), next to this one's run the
    same way, and the ratio printed.
 
-The blind corpora A and B are both reported (neither is blind any more: the
-reader was improved on the classes each showed).
+Every corpus is reported; their first runs are the blind numbers (the reader
+was improved on the classes each later showed, C's aside).
 
 Run: ``python benchmarks/answers.py [--repeat 3] [--naive-max 10000] [--lines 100000] [--before DIR]``.
 """
@@ -62,7 +63,7 @@ from rend_equiv_dataset.figures.answers.grade import grade  # noqa: E402
 from rend_equiv_dataset.figures.answers.grade import grade_reading  # noqa: E402
 from rend_equiv_dataset.figures.answers.parse import LOW_CONFIDENCE, parse_answer  # noqa: E402
 
-CORPORA = tuple(ROOT / "tests" / "figures" / "answers" / "blind" / f"corpus_{name}.jsonl" for name in ("a", "b", "c"))
+CORPORA = tuple(ROOT / "tests" / "figures" / "answers" / "blind" / f"corpus_{name}.jsonl" for name in "abcdefg")
 
 LABELS = ("Japan", "France", "Germany", "Chile")
 NUMBER_QUESTION = "What are the exports of Japan, in bn USD?"
@@ -131,7 +132,7 @@ def corpus_agreement(path: Path) -> None:
         groups["all"].append(entry)
         groups[row["style"]].append(entry)
     print(f"Blind corpus {path.stem[-1].upper()} ({path.name}, {len(rows)} outputs; its first blind run: {path.stem}_first_run.txt; "
-          "A and B were studied while the reader was built, C was not)")
+          "every corpus but C was studied after its first run)")
     print(f"{'style':<14}{'n':>6}{'this reader':>14}{'ChartQA rule':>14}{'false accepts':>15}{'low conf.':>11}")
     for name, entries in sorted(groups.items(), key=lambda kv: (kv[0] != "all", kv[0])):
         n = len(entries)
