@@ -112,8 +112,10 @@ _STRONG_CORRECTION = re.compile(
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
     r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi|perd[óo]n|disculpa|revisando|corrigiendo|corrijo|mejor\s+dicho|corrigindo|desculpe|pardon|excusez"
+    r"|correctie|bij\s+nader\s+inzien|corre[çc][ãa]o|revendo|d[üu]zelt(?:me|iyorum)|hay[ıi]r|asl[ıi]nda|korekta|poprawka|w[łl]a[śs]ciwie"
+    r"|r[äa]ttelse|koreksi|s[ửu]a\s+l[ạa]i"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
-    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|실제로는|사실은|잠깐",
+    r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|更正|纠正|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|정정|실제로는|사실은|잠깐|تصحيح|في\s+الواقع|सुधार",
     re.IGNORECASE,
 )
 _OPEN_ALTERNATIVE = re.compile(
@@ -867,6 +869,8 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
             return Verdict(REFUSED), sentence
         if verdict.kind not in (NOTHING, UNFINISHED):
             read.append((verdict, sentence))
+        elif read and _STRONG_CORRECTION.search(sentence):  # "15.2%... 아니요, 정정합니다. 7.8%입니다.": what follows it stands
+            break
     if len(read) == 1:  # one statement: nothing to rank it against
         return read[0]
     corrected = next((i for i, (_, sentence) in enumerate(read) if _STRONG_CORRECTION.search(sentence)), None)
