@@ -105,6 +105,12 @@ def test_panel_build_with_infra_error_runs_finishes_with_a_note(tmp_path: Path, 
         def run(self, problem, code):  # noqa: ANN001, ANN201
             return Execution((), Status.INFRA_ERROR, "sandbox start failed: no bubblewrap", 0.0, ())
 
+        def begin(self) -> None:
+            pass
+
+        def goodbye(self) -> None:
+            pass
+
         def close(self) -> None:
             pass
 

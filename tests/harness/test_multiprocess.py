@@ -115,6 +115,24 @@ def _sigkill_all(proc: subprocess.Popen) -> None:
         time.sleep(0.01)
 
 
+def _wait_for_locks(parts: Path, timeout: float = 30) -> None:
+    """Wait until the killed run's lock files are free: the kernel drops a dead process's locks as it tears the
+    process down, which on a loaded machine may come a moment after the process is reported gone."""
+    from rend_equiv_dataset.errors import InputError
+    from rend_equiv_dataset.io import locked
+
+    deadline = time.monotonic() + timeout
+    for lock in sorted(parts.glob("lock-*")) if parts.is_dir() else []:
+        while True:
+            try:
+                with locked(lock):
+                    break
+            except InputError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+
 def _kill_when(proc: subprocess.Popen, parts: Path, lines: int, timeout: float = 240) -> None:
     """SIGKILL the whole process group once the parts hold ``lines`` records (-1: parts folder exists)."""
     deadline = time.monotonic() + timeout
@@ -122,6 +140,7 @@ def _kill_when(proc: subprocess.Popen, parts: Path, lines: int, timeout: float =
         ready = parts.is_dir() if lines < 0 else len(_part_lines(parts)) >= lines
         if ready:
             _sigkill_all(proc)
+            _wait_for_locks(parts)
             return
         if proc.poll() is not None:
             pytest.fail(f"the run ended before it could be killed:\n{proc.stdout.read()}")
