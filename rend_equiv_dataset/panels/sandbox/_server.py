@@ -59,7 +59,7 @@ SERVER_SCRIPT = os.path.abspath(__file__)
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r")
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
-MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; the rest is dropped
+MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
 FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
 # builtin exception classes by identity, taken before any candidate code runs
 BUILTIN_EXCEPTIONS = {cls: name for name, cls in vars(builtins).items()
@@ -79,6 +79,10 @@ class Abort(BaseException):
     def __init__(self, status, detail, tamper=False):
         super().__init__(detail)
         self.status, self.detail, self.tamper = status, detail, tamper
+
+
+class OutputTooLarge(Exception):
+    """A stdin program printed more than :data:`MAX_OUTPUT`: the call fails, whatever the test expects."""
 
 
 class CandidateError(Exception):
@@ -639,12 +643,18 @@ def resolve(namespace, entry):
 
 def run_program(compiled, stdin_text, io):
     class Capped(io.StringIO):
-        """Standard output of a stdin program: past :data:`MAX_OUTPUT` characters, dropped."""
+        """Standard output of a stdin program: past :data:`MAX_OUTPUT` characters the call fails
+        (output cut at the cap could compare equal to an answer it does not equal)."""
+
+        over = False
 
         def write(self, text):
             room = MAX_OUTPUT - self.tell()
+            text = str.__str__(text)
+            if len(text) > room:
+                Capped.over = True
             if room > 0:
-                io.StringIO.write(self, str.__str__(text)[:room])
+                io.StringIO.write(self, text[:room])
             return len(text)
 
     saved = sys.stdin, sys.stdout
@@ -654,6 +664,8 @@ def run_program(compiled, stdin_text, io):
             exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
         except SystemExit:
             pass
+        if Capped.over:
+            raise OutputTooLarge(f"standard output over {MAX_OUTPUT} characters")
         return sys.stdout.getvalue()
     finally:
         sys.stdin, sys.stdout = saved
