@@ -63,7 +63,9 @@ BIG_INT_BITS = 8192  # larger ints travel as hexadecimal ("$n"): linear both way
 DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di"}
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
-MAX_OUTPUT = 4 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
+MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
+OPEN_FILES = 1024  # RLIMIT_NOFILE of a candidate: the usual soft limit of a shell
+SCRATCH = {"folder": ".", "file_bytes": 0}  # the child's own folder and RLIMIT_FSIZE, for run_program
 FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
 # builtin exception classes by identity, taken before any candidate code runs
 BUILTIN_EXCEPTIONS = {cls: name for name, cls in vars(builtins).items()
@@ -372,7 +374,7 @@ def child_main(req_r, rep_w, workdir, server):
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
         os.environ.clear()
         os.environ.update({"PATH": "/usr/bin:/bin", "HOME": workdir, "TMPDIR": workdir, "LANG": "C.UTF-8",
                            "USER": "sandbox", "LOGNAME": "sandbox"})  # getpass.getuser(): the private uid has no passwd entry
@@ -402,6 +404,7 @@ def child_main(req_r, rep_w, workdir, server):
             resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"],) * 2)
         _libc.mallopt(M_ARENA_MAX, 2)  # a thread's own malloc arena reserves 64 MiB of address space
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"],) * 2)
+        SCRATCH.update(folder=workdir, file_bytes=int(limits["file_bytes"]))
         resource.setrlimit(resource.RLIMIT_NPROC, (limits["processes"],) * 2)
         if not landlock_restrict(ruleset) or not install_seccomp():
             os._exit(121)  # a layer that was there at the probe failed: fail closed
@@ -689,33 +692,57 @@ def resolve(namespace, entry):
 
 
 def run_program(compiled, stdin_text, io):
-    class Capped(io.StringIO):
-        """Standard output of a stdin program: past :data:`MAX_OUTPUT` characters the call fails
-        (output cut at the cap could compare equal to an answer it does not equal)."""
-
-        over = False
-
-        def write(self, text):
-            room = MAX_OUTPUT - self.tell()
-            text = str.__str__(text)
-            if len(text) > room:
-                Capped.over = True
-            if room > 0:
-                io.StringIO.write(self, text[:room])
-            return len(text)
-
+    """Run a stdin program as a process of its own would run: file descriptors 0 and 1 are real
+    files (the input, and an empty file read back after the run), 2 is /dev/null, and
+    ``sys.stdin``/``sys.stdout`` are the interpreter's usual text streams over them, so
+    ``sys.stdin.buffer``, ``open(0)``, ``sys.stdout.buffer`` and ``os.write(1, ...)`` all work.
+    Output past :data:`MAX_OUTPUT` bytes, or cut by the file-size limit, fails the call:
+    output cut short could compare equal to an answer it differs from."""
+    files = [scratch_file(), scratch_file()]
+    saved_fds = [os.dup(0), os.dup(1)]
     saved = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = io.StringIO(stdin_text), Capped()
     try:
+        send_all(files[0], stdin_text.encode("utf-8", "surrogatepass"))
+        os.lseek(files[0], 0, os.SEEK_SET)
+        os.dup2(files[0], 0)
+        os.dup2(files[1], 1)
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+        out = sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
         try:
             exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
         except SystemExit:
             pass
-        if Capped.over:
-            raise OutputTooLarge(f"standard output over {MAX_OUTPUT} characters")
-        return sys.stdout.getvalue()
+        finally:
+            try:
+                out.flush()  # what a process's exit flushes
+            except (OSError, ValueError):
+                pass
+        size = os.fstat(files[1]).st_size
+        if size > MAX_OUTPUT or 0 < SCRATCH["file_bytes"] <= size:
+            raise OutputTooLarge(f"standard output over {min(MAX_OUTPUT, SCRATCH['file_bytes'] - 1)} bytes")
+        os.lseek(files[1], 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(files[1], 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8", "replace")
     finally:
         sys.stdin, sys.stdout = saved
+        for fd, saved_fd in enumerate(saved_fds):
+            os.dup2(saved_fd, fd)
+            os.close(saved_fd)
+        for fd in files:
+            os.close(fd)
+
+
+def scratch_file():
+    """An anonymous read-write file in the child's own folder (gone when closed)."""
+    try:
+        return os.open(SCRATCH["folder"], os.O_TMPFILE | os.O_RDWR, 0o600)
+    except OSError:
+        path = os.path.join(SCRATCH["folder"], f".stdio-{os.getpid()}-{time.monotonic_ns()}")
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        os.unlink(path)
+        return fd
 
 
 # ----------------------------------------------------------------- the parent side
@@ -1286,9 +1313,9 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT, MS_NOATIME, MS_NODIRATIME
 MS_BIND, MS_REC, MS_PRIVATE, MS_RELATIME = 4096, 16384, 1 << 18, 1 << 21
 PRIVATE_TMP = ("/tmp", "/var/tmp", "/dev/shm")
 SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(os.uname().machine, -1)
-# a scratch /tmp per candidate where the sandbox has its own mount namespace: writable (the Landlock view
-# allows it), emptied after every job by clean_private_tmp; in "uid" mode /tmp is the host's and stays out of view
-OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp",))
+# a scratch /tmp and /dev/shm per candidate where the sandbox has its own mount namespace: writable (the Landlock
+# view allows them), emptied after every job by clean_private_tmp; in "uid" mode they are the host's, out of view
+OWN_TMP = dict.fromkeys(OWN_PID_NAMESPACE, ("/tmp", "/dev/shm"))  # /dev/shm: POSIX semaphores (multiprocessing)
 TREE_TMP: list = []  # uid mode with its tree (build_tree): the tree's /tmp, the candidates' scratch
 
 

@@ -62,7 +62,7 @@ class Limits:
     """
 
     memory_bytes: int = 1 << 30
-    file_bytes: int = 1 << 20
+    file_bytes: int = 64 << 20  # RLIMIT_FSIZE: far above a scratch file or the output of a HumanEval-style program
     processes: int = 32
     timeout_floor: float = 2.0
     timeout_factor: float = 10.0
@@ -240,7 +240,8 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     return [
         shutil.which("bwrap") or "bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
         "--unshare-cgroup-try", *users, "--die-with-parent", "--new-session", *args,
-        "--proc", "/proc", "--dev", "/dev", "--remount-ro", "/", "--chdir", "/tmp",
+        "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(64 << 20), "--tmpfs", "/dev/shm",  # semaphores
+        "--remount-ro", "/", "--chdir", "/tmp",
     ]
 
 

@@ -119,7 +119,7 @@ import os
 def look(x):
     out = {}
     for path in ("/etc/passwd", "/etc/hostname", "/root", "/home", "/proc/1/environ", "/usr/lib",
-                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/dev/shm", *x):
+                 "/usr/lib/python3/dist-packages", "/usr/local/lib", "/usr/bin", "/var/tmp", *x):  # /dev/shm: scratch
         try:
             with open(path, "rb") as handle:
                 handle.read(1)
