@@ -358,6 +358,11 @@ def child_main(req_r, rep_w, workdir, server):
         os.dup2(out, 2)
         os.close(null) if null > 4 else None
         os.close(out) if out > 4 else None
+        if fresh_scratch(workdir) and ruleset >= 0:  # the rules must name the new mounts (make_ruleset)
+            os.close(ruleset)
+            ruleset = build_ruleset()
+            if ruleset < 0:
+                os._exit(121)
         os.chdir(workdir)
         try:  # at the job's memory cap the kernel kills a candidate process, never the server or the zygote
             score = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
@@ -472,17 +477,24 @@ def make_ruleset():
     fd kept in :data:`RULESET`; -1 where the kernel has none): the allowed paths as given, and
     the jobs' folder read-write (each job's own folder in it; the others are root's until
     their job comes, so file permissions keep a candidate out of them), and the sandbox's
-    own /tmp where it has one (:data:`OWN_TMP`)."""
+    own /tmp where it has one (:data:`OWN_TMP`). A child with fresh scratch mounts
+    (:func:`fresh_scratch`) builds the same ruleset again in its own mount namespace: Landlock
+    does not look at a folder something is mounted on, so the rules must name the new mounts."""
     global RULESET
+    RULESET = build_ruleset()
+
+
+def build_ruleset():
+    """The ruleset of :func:`make_ruleset`, for the paths as this process sees them (-1: none)."""
     abi = landlock_abi() if CONFIG.get("landlock") else 0
     if abi < 1:
-        return
+        return -1
     fs, net, scoped = landlock_handled(abi)
     attr = RulesetAttr(fs, net, scoped)
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     ruleset = _libc.syscall(LL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if ruleset < 0:
-        return
+        return -1
     rules = CONFIG["landlock"]
     if VIEW_ROOT:  # the children see the tree as /: the rules name the tree's own folders and files
         rules = {kind: [VIEW_ROOT + p for p in paths] for kind, paths in rules.items()}
@@ -498,10 +510,10 @@ def make_ruleset():
                 rule = PathBeneath((access if folder else access & LL_FILE_RIGHTS) & fs, fd)  # files: file rights
                 if _libc.syscall(LL_ADD_RULE, ruleset, LL_PATH_BENEATH, ctypes.byref(rule), ctypes.c_uint32(0)) != 0:
                     os.close(ruleset)
-                    return
+                    return -1
             finally:
                 os.close(fd)
-    RULESET = ruleset
+    return ruleset
 
 
 def landlock_restrict(ruleset):
@@ -521,6 +533,34 @@ def install_seccomp():
     buffer = ctypes.create_string_buffer(program, len(program))
     prog = SockFprog(len(program) // 8, ctypes.addressof(buffer))
     return _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) == 0
+
+
+def fresh_scratch(workdir):
+    """Where children switch uid (they are root here, before the job): a mount namespace of this
+    candidate's own, private, with a NEW tmpfs on every folder it may write (its own folder, and
+    /tmp and /dev/shm where the sandbox has them): nothing a file system keeps between files
+    (the inode counter, the folders' times, free space) carries from one candidate to the next,
+    and the mounts vanish with the candidate's last process. The Landlock rules still apply:
+    they are checked up through the mount points, which are the allowed folders. Any failure
+    where the mode allows it ends the child (fail closed); in other modes nothing is done."""
+    if MODE not in SWITCH_UID:
+        return False
+    if _libc.unshare(CLONE_NEWNS) != 0:
+        os._exit(121)
+    mount("none", "/", None, MS_REC | MS_PRIVATE)
+    for path in OWN_TMP.get(MODE, ()):
+        if os.path.isdir(path):
+            mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_BYTES},mode=1777")
+    if not os.path.isdir(workdir):  # the folder was under the fresh /tmp: made again, as the zygote made it
+        os.makedirs(BASE, exist_ok=True)
+        os.chmod(BASE, 0o711)
+        os.mkdir(workdir, 0o700)
+    mount("tmpfs", workdir, "tmpfs", MS_NOSUID | MS_NODEV,
+          f"size={SCRATCH_BYTES},mode=700,uid={max(SANDBOX_UID, 0)},gid={max(SANDBOX_UID, 0)}")
+    return True
+
+
+SCRATCH_BYTES = 256 << 20  # each fresh tmpfs of a candidate (its pages count against the job's memory)
 
 
 def join_cpu_group():
