@@ -539,12 +539,13 @@ def install_seccomp():
 
 def fresh_scratch(workdir):
     """Where children switch uid (they are root here, before the job): a mount namespace of this
-    candidate's own, private, with a NEW tmpfs on every folder it may write (its own folder, and
-    /tmp and /dev/shm where the sandbox has them): nothing a file system keeps between files
-    (the inode counter, the folders' times, free space) carries from one candidate to the next,
-    and the mounts vanish with the candidate's last process. The Landlock rules still apply:
-    they are checked up through the mount points, which are the allowed folders. Any failure
-    where the mode allows it ends the child (fail closed); in other modes nothing is done."""
+    candidate's own, private, with a NEW tmpfs on every folder it may write (its own folder;
+    /tmp and /dev/shm where the sandbox has them; the tree's /tmp under uid): nothing a file
+    system keeps between files (the inode counter, the folders' times, free space) carries from
+    one candidate to the next, and the mounts vanish with the candidate's last process. Returns
+    True when it mounted: the caller then builds the Landlock ruleset again, naming the new
+    mounts (Landlock does not look at a folder something is mounted on). Any failure where the
+    mode allows it ends the child (fail closed); in other modes nothing is done."""
     if MODE not in SWITCH_UID:
         return False
     if _libc.unshare(CLONE_NEWNS) != 0:
@@ -553,6 +554,9 @@ def fresh_scratch(workdir):
     for path in OWN_TMP.get(MODE, ()):
         if os.path.isdir(path):
             mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_BYTES},mode=1777")
+    for path in TREE_TMP:  # uid mode's tree: its /tmp, the private uid's
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV,
+              f"size={SCRATCH_BYTES},mode=700,uid={SANDBOX_UID},gid={SANDBOX_UID}")
     if not os.path.isdir(workdir):  # the folder was under the fresh /tmp: made again, as the zygote made it
         os.makedirs(BASE, exist_ok=True)
         os.chmod(BASE, 0o711)
