@@ -155,7 +155,11 @@ def sandbox_helpers():
 
 
 OPEN_ROWS = Path(__file__).with_name("redteam_2_open.txt")
-OPEN_FILES = {"test_redteam_2.py": OPEN_ROWS, "test_redteam_3.py": Path(__file__).with_name("redteam_3_open.txt")}
+OPEN_FILES = {
+    "test_redteam_2.py": OPEN_ROWS,
+    "test_redteam_3.py": Path(__file__).with_name("redteam_3_open.txt"),
+    "test_redteam_4.py": Path(__file__).with_name("redteam_4_open.txt"),
+}
 
 
 def open_rows(path: Path = OPEN_ROWS) -> dict[str, str]:
@@ -172,8 +176,8 @@ def open_rows(path: Path = OPEN_ROWS) -> dict[str, str]:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark exactly the open rows of the second and third red-team suites (``redteam_2_open.txt``,
-    ``redteam_3_open.txt``) xfail(strict=True); rows whose outcome varies from run to run (a
+    """Mark exactly the open rows of the second, third and fourth red-team suites (``redteam_2_open.txt``,
+    ``redteam_3_open.txt``, ``redteam_4_open.txt``) xfail(strict=True); rows whose outcome varies from run to run (a
     ``[varies]`` reason) xfail(strict=False)."""
     rows = {name: open_rows(path) for name, path in OPEN_FILES.items()}
     for item in items:
