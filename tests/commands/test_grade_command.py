@@ -168,8 +168,9 @@ def test_a_bad_line_with_workers_leaves_nothing_written(tmp_path, monkeypatch):
     monkeypatch.setattr(command, "PARALLEL_CHUNK", 8)
     rows = [{"output": "1", "target": "1", "answer_type": "number"}] * 100 + [{"output": "1", "target": "1", "answer_type": "word"}]
     out = tmp_path / "verdicts.jsonl"
-    assert main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--workers", "2"]) == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+    code = main(["grade", "--in", str(_write(tmp_path / "in.jsonl", rows)), "--out", str(out), "--workers", "2", "--no-progress"])
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert (code, left) == (2, ["in.jsonl"])
 
 
 def test_a_bad_line_late_in_a_long_file_leaves_nothing_written(tmp_path):
