@@ -167,8 +167,9 @@ def _grade_in_subprocess(checkout: Path, source: Path, out: Path) -> float:
 
     env = dict(os.environ, PYTHONPATH=str(checkout))
     options = ["--workers", "1"] if "--workers" in (checkout / "rend_equiv_dataset" / "commands" / "grade.py").read_text(encoding="utf-8") else []
+    # run outside any checkout: "python -c" puts the working folder first on sys.path, ahead of PYTHONPATH
     result = subprocess.run([sys.executable, "-c", _TIMED_GRADE, str(source), str(out), *options], env=env, check=True,
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, cwd=source.parent)
     return float(result.stdout.strip().splitlines()[-1])
 
 

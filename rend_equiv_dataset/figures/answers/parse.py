@@ -711,7 +711,7 @@ def _lead_goes_on_to_others(visible: str, lead: str, rest: str, question: _Quest
     after = visible.lstrip()[len(lead):len(lead) + 3].lstrip(" ")
     if after[:1] not in ("(", ",", "-", "\u2014", "\u2013"):
         return False
-    first = sentences(rest)[:1]
+    first = sentences(rest[:SPAN])[:1]  # the sentence the lead was cut from, within the span an answer is read in
     contrast = _LIST_CONTRAST.search(first[0]) if first else None
     if contrast is None:
         return False
