@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import gzip
+import itertools
 import json
 import math
 import os
@@ -532,14 +533,8 @@ def write_jsonl(path: str | Path, rows: Iterable[dict[str, Any]], *, meta: dict[
     >>> p.read_text(encoding="utf-8").splitlines()
     ['{"meta": {"model": "m"}}', '{"a": 1}', '{"b": "é"}']
     """
-    count = 0
-    with atomic_writer(path) as handle:
-        if meta is not None:
-            handle.write(json.dumps({"meta": meta}, allow_nan=False, sort_keys=True, ensure_ascii=False) + "\n")
-        for row in rows:
-            handle.write(jsonl_line(row))
-            count += 1
-    return count
+    head = [json.dumps({"meta": meta}, allow_nan=False, sort_keys=True, ensure_ascii=False) + "\n"] if meta is not None else []
+    return write_lines(path, itertools.chain(head, map(jsonl_line, rows))) - len(head)
 
 
 def jsonl_line(row: dict[str, Any]) -> str:

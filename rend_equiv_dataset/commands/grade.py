@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from itertools import chain, islice
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -128,14 +129,8 @@ def _mark(verdict: dict[str, Any], reading: Reading) -> tuple[bool, bool, bool, 
 
 
 def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
-    chunk: list[Any] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+    rest = iter(items)
+    return iter(lambda: list(islice(rest, size)), [])
 
 
 def _grade_lines(file: str, lines: list[tuple[int, str]]) -> tuple[str, list[tuple[bool, bool, bool, str]]]:
@@ -156,40 +151,38 @@ def _grade_lines(file: str, lines: list[tuple[int, str]]) -> tuple[str, list[tup
 
 
 def _verdict_lines(lines: Iterator[tuple[int, str]], file: str, tally: _Tally, workers: int) -> Iterator[str]:
-    """The verdict lines of every input line, in input order, a chunk at a time. With ``workers`` > 1 (and a fork
-    start) a pool of processes parses and reads the chunks, at most two per worker in flight so that memory stays
-    flat; it starts only once the input fills two chunks. Raises InputError (file unwritten) on no rows."""
-    import multiprocessing
-    from collections import deque
-    from itertools import chain
-
+    """The verdict lines of every input line, in input order, a chunk at a time, counted into ``tally``; raises
+    InputError (file unwritten) on no rows."""
     from rend_equiv_dataset.errors import InputError
 
-    chunks = _chunks(lines, PARALLEL_CHUNK if workers > 1 else CHUNK)
-    head = [chunk for _, chunk in zip(range(2), chunks)]
-    if workers == 1 or len(head) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        for chunk in chain(head, chunks):
-            text, marks = _grade_lines(file, chunk)
-            for mark in marks:
-                tally.count(mark)
-            yield text
-    else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            pending: deque = deque()
-            for chunk in chain(head, chunks):
-                pending.append(pool.apply_async(_grade_lines, (file, chunk)))
-                while len(pending) >= 2 * workers or (pending and pending[0].ready()):
-                    text, marks = pending.popleft().get()
-                    for mark in marks:
-                        tally.count(mark)
-                    yield text
-            while pending:
-                text, marks = pending.popleft().get()
-                for mark in marks:
-                    tally.count(mark)
-                yield text
+    for text, marks in _graded_chunks(lines, file, workers):
+        for mark in marks:
+            tally.count(mark)
+        yield text
     if not tally.rows:
         raise InputError("no rows to grade", file=file)
+
+
+def _graded_chunks(lines: Iterator[tuple[int, str]], file: str, workers: int) -> Iterator[tuple[str, list[tuple[bool, bool, bool, str]]]]:
+    """:func:`_grade_lines` of each chunk, in input order. With ``workers`` > 1 (and a fork start) a pool of processes
+    reads the chunks, at most two per worker in flight so that memory stays flat; it starts only once the input
+    fills two chunks."""
+    import multiprocessing
+    from collections import deque
+
+    chunks = _chunks(lines, PARALLEL_CHUNK if workers > 1 else CHUNK)
+    head = list(islice(chunks, 2))
+    if workers == 1 or len(head) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (_grade_lines(file, chunk) for chunk in chain(head, chunks))
+        return
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pending: deque = deque()
+        for chunk in chain(head, chunks):
+            pending.append(pool.apply_async(_grade_lines, (file, chunk)))
+            while len(pending) >= 2 * workers or (pending and pending[0].ready()):
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
 
 
 def _verdicts(

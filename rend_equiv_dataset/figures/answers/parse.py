@@ -282,7 +282,7 @@ class _Question:
     qualifiers: frozenset[str] = frozenset()
     difference: bool = False
     aggregate_kind: str | None = None
-    options: dict[str, str] = field(default_factory=dict)
+    lettered: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -304,7 +304,7 @@ class _Question:
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
-                   _options_offered(text, index) if answer_type == "label" and "(" in text else {})
+                   _lettered_options(text, index) if answer_type == "label" and "(" in text else {})
 
 
 _DECREASE_QUESTION = re.compile(
@@ -584,7 +584,7 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         return _finish(_read_marked(span, reader), reader, "reasoning-marker", span)
     if "." in visible and answer_type == "number" and _groups_with_dots(visible):
         visible = _DOT_GROUP.sub(r"\1\2", visible)  # "34.600 euro" in Italian is 34600
-    if answer_type == "label" and reader.options:
+    if answer_type == "label" and reader.lettered:
         chosen = _chosen_option(visible, reader)
         if chosen is not None:
             return chosen
@@ -657,7 +657,7 @@ _OPTION = re.compile(r"\(([A-Ha-h])\)\s*([^()?]+?)\s*(?=\([A-Ha-h]\)|\?|$)")
 _OPTION_ANSWER = re.compile(r"[\s*]*(?:(?:the\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:：]?\s*)?\(?([A-Ha-h])\)?[\s.*]*", re.IGNORECASE)
 
 
-def _options_offered(question: str, index: LabelIndex) -> dict[str, str]:
+def _lettered_options(question: str, index: LabelIndex) -> dict[str, str]:
     """Lettered options a question offers ("(A) iOS (B) Android"), letter → label, where each option names one label."""
     options: dict[str, str] = {}
     for match in _OPTION.finditer(question):
@@ -670,9 +670,9 @@ def _options_offered(question: str, index: LabelIndex) -> dict[str, str]:
 def _chosen_option(visible: str, question: _Question) -> Reading | None:
     """An output that answers with an option's letter alone ("(B)", "Answer: B")."""
     match = _OPTION_ANSWER.fullmatch(visible.strip())
-    if match is None or match.group(1).upper() not in question.options:
+    if match is None or match.group(1).upper() not in question.lettered:
         return None
-    return Reading(question.options[match.group(1).upper()], "plain", HIGH, match.group(0).strip())
+    return Reading(question.lettered[match.group(1).upper()], "plain", HIGH, match.group(0).strip())
 
 
 _VALUE_AFTER = re.compile(r"[\s:,;|(\u2014=-]{0,6}[-$€£¥]?\d")
