@@ -21,7 +21,7 @@ import sys
 import sysconfig
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -503,6 +503,21 @@ def calibration_key(problem: _ProblemLike, limits: Limits, isolation: str = "") 
 _CALIBRATIONS: dict[str, tuple[tuple[int, int], dict[str, float]]] = {}
 
 
+def _cache_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a cache file, one a line; a cache, so a missing file, a torn or foreign line is skipped."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            yield row
+
+
 def read_calibration(path: Path, key: str) -> float | None:
     """The cached reference time for ``key``, if any (the file is re-read when it changes)."""
     try:
@@ -513,19 +528,13 @@ def read_calibration(path: Path, key: str) -> float | None:
     seen = _CALIBRATIONS.get(str(path))
     if seen is None or seen[0] != stamp:
         table: dict[str, float] = {}
-        try:
-            lines = path.read_text(errors="replace").splitlines()
-        except OSError:
-            lines = []
-        for line in lines:  # a cache: a torn or foreign line is skipped
+        for row in _cache_rows(path):
             try:
-                row = json.loads(line)
-                if isinstance(row, dict) and isinstance(row.get("key"), str):
-                    value = float(row["seconds"])
-                    if math.isfinite(value) and value >= 0:
-                        table[row["key"]] = value
+                value = float(row["seconds"])
             except (ValueError, TypeError, KeyError):
                 continue
+            if isinstance(row.get("key"), str) and math.isfinite(value) and value >= 0:
+                table[row["key"]] = value
         seen = _CALIBRATIONS[str(path)] = (stamp, table)
     return seen[1].get(key)
 
@@ -583,17 +592,9 @@ def prepared_tests(trusted: dict[str, Any], entry: str, call: str, cache: Path |
     with _PREPARED_LOCK:
         if cache is not None and str(cache) not in _PREPARED_READ:
             _PREPARED_READ.add(str(cache))
-            try:
-                lines = cache.read_text(errors="replace").splitlines()
-            except OSError:
-                lines = []
-            for line in lines:  # a cache: a torn or foreign line is skipped
-                try:
-                    row = json.loads(line)
-                    if isinstance(row.get("compiled"), str):
-                        _PREPARED[str(row["key"])] = {"compiled": row["compiled"], "predicted": row.get("predicted")}
-                except (ValueError, TypeError, KeyError, AttributeError):
-                    continue
+            for row in _cache_rows(cache):
+                if isinstance(row.get("compiled"), str) and "key" in row:
+                    _PREPARED[str(row["key"])] = {"compiled": row["compiled"], "predicted": row.get("predicted")}
         found = _PREPARED.get(key)
     if found is not None:
         return found
