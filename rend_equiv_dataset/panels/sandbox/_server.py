@@ -67,6 +67,7 @@ MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
 GENERATOR = type((lambda: (yield))())
 MAX_MESSAGE = 1 << 16  # characters of an exception's message that cross (its args cross whole)
 MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
+CHANNEL = (3, 4)  # the child's request and reply pipes (child_main puts them there)
 OPEN_FILES = 1024  # RLIMIT_NOFILE of a candidate: the usual soft limit of a shell
 SCRATCH = {"folder": ".", "file_bytes": 0}  # the child's own folder and RLIMIT_FSIZE, for run_program
 FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
@@ -757,31 +758,31 @@ def resolve(namespace, entry):
 
 
 def run_program(compiled, stdin_text, io):
-    """Run a stdin program as a process of its own would run: file descriptors 0 and 1 are real
-    files (the input, and an empty file read back after the run), 2 is /dev/null, and
-    ``sys.stdin``/``sys.stdout`` are the interpreter's usual text streams over them, so
-    ``sys.stdin.buffer``, ``open(0)``, ``sys.stdout.buffer`` and ``os.write(1, ...)`` all work.
-    Output past :data:`MAX_OUTPUT` bytes, or cut by the file-size limit, fails the call:
+    """Run a stdin program as a process of its own, as ``python program.py < input`` would: a
+    process forked for this input, whose descriptors 0 and 1 are real files (the input, and an
+    empty file read back after it exits) and 2 is /dev/null, with ``sys.stdin``/``sys.stdout``
+    (and ``sys.__stdin__``/``sys.__stdout__``) the interpreter's usual text streams over them.
+    It ends as an interpreter ends (:func:`end_program`): threads joined, ``atexit`` hooks run,
+    streams flushed; ``os._exit`` and ``sys.exit`` end it as they end a process. Its exit status
+    does not decide (the output does), except that an uncaught exception or a signal fails the
+    call. Output past :data:`MAX_OUTPUT` bytes, or cut by the file-size limit, fails the call:
     output cut short could compare equal to an answer it differs from."""
     files = [scratch_file(), scratch_file()]
-    saved_fds = [os.dup(0), os.dup(1)]
-    saved = sys.stdin, sys.stdout
     try:
         send_all(files[0], stdin_text.encode("utf-8", "surrogatepass"))
         os.lseek(files[0], 0, os.SEEK_SET)
-        os.dup2(files[0], 0)
-        os.dup2(files[1], 1)
-        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
-        out = sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
-        try:
-            exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
-        except SystemExit:
-            pass
-        finally:
-            try:
-                out.flush()  # what a process's exit flushes
-            except (OSError, ValueError):
-                pass
+        pid = os.fork()
+        if pid == 0:
+            os.dup2(files[0], 0)
+            os.dup2(files[1], 1)
+            for fd in (*CHANNEL, *files):  # the program holds no end of the child's channel to the server
+                os.close(fd)
+            end_program(compiled, io)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            raise RuntimeError(f"the program was killed by signal {os.WTERMSIG(status)}")
+        if os.WEXITSTATUS(status) == PROGRAM_RAISED:
+            raise RuntimeError("the program raised an exception")
         size = os.fstat(files[1]).st_size
         if size > MAX_OUTPUT or 0 < SCRATCH["file_bytes"] <= size:
             raise OutputTooLarge(f"standard output over {min(MAX_OUTPUT, SCRATCH['file_bytes'] - 1)} bytes")
@@ -791,12 +792,45 @@ def run_program(compiled, stdin_text, io):
             chunks.append(chunk)
         return b"".join(chunks).decode("utf-8", "replace")
     finally:
-        sys.stdin, sys.stdout = saved
-        for fd, saved_fd in enumerate(saved_fds):
-            os.dup2(saved_fd, fd)
-            os.close(saved_fd)
         for fd in files:
             os.close(fd)
+
+
+PROGRAM_RAISED = 121  # the exit status of a stdin program that raised: a real interpreter's 1 is also sys.exit(1)
+
+
+def end_program(compiled, io):
+    """In the program's own process: run it, then end as the interpreter ends a script (wait for
+    its non-daemon threads, run its ``atexit`` hooks, flush its streams); never returns."""
+    import atexit
+    import threading
+
+    code = 0
+    try:
+        sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
+                                                     encoding="utf-8")
+        sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
+                                                       encoding="utf-8")
+        try:
+            exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
+        except SystemExit:
+            pass
+        except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter still ends as below
+            code = PROGRAM_RAISED
+        for end in (threading._shutdown, atexit._run_exitfuncs):
+            try:
+                end()
+            except SystemExit:
+                pass
+            except BaseException:  # noqa: BLE001
+                code = PROGRAM_RAISED
+        for stream in {id(s): s for s in (sys.stdout, sys.__stdout__)}.values():
+            try:
+                stream.flush()
+            except BaseException:  # noqa: BLE001 - a stream the program closed or replaced by another object
+                pass
+    finally:
+        os._exit(code)
 
 
 def scratch_file():
