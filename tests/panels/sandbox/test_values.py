@@ -54,7 +54,7 @@ class Int(int):
     __hash__ = int.__hash__
 
 
-@pytest.mark.parametrize("value", [object(), [1, object()], {"a": object()}, type, 1j])
+@pytest.mark.parametrize("value", [object(), [1, object()], {"a": object()}, type, lambda: 1])
 def test_objects_are_refused(value):
     with pytest.raises(TypeError):
         server.encode(value)
@@ -80,14 +80,12 @@ def test_subclasses_of_plain_types_travel_as_their_content():
     Colour = enum.IntEnum("Colour", "RED GREEN")
     forged = _round(Int(3))
     assert type(forged) is int and forged == 3 and forged != 4  # the forged __eq__ stayed behind
-    counted = _round(collections.Counter("abca"))
-    assert type(counted) is dict and counted == {"a": 2, "b": 1, "c": 1}
     point = _round(Point(1, 2))
     assert type(point) is tuple and point == (1, 2)
     assert _round(Colour.GREEN) == 2 and type(_round(Colour.GREEN)) is int
     listed = _round(Items([5, 6]))  # content through list's own methods, not the overridden __iter__
     assert type(listed) is list and listed == [5, 6] and listed != [0]
-    assert type(_round(collections.OrderedDict(a=1))) is dict
+
 
 
 def test_fractions_and_decimals_travel_exactly():
