@@ -328,6 +328,23 @@ def object_state(value, kind, depth, memo):
     return {"$o": [*where, "object", [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs)], None]}
 
 
+def decode_attributes(pairs, depth, memo):
+    """``[[name, value tree], ...]`` decoded: ``[(name, value), ...]``."""
+    if type(pairs) is not list or not all(type(p) is list and len(p) == 2 and type(p[0]) is str for p in pairs):
+        raise CandidateError("malformed value in reply")
+    return [(name, decode(tree, depth + 1, memo)) for name, tree in pairs]
+
+
+def set_attributes(obj, values):
+    """Give ``obj`` exactly the attributes ``values`` (its own ``__dict__``)."""
+    try:
+        object.__getattribute__(obj, "__dict__").clear()
+        for name, value in values:
+            object.__setattr__(obj, name, value)
+    except (AttributeError, TypeError):
+        raise CandidateError("malformed value in reply") from None
+
+
 def class_name(kind):
     """``["lib", "module:qualname"]`` for a standard-library class, ``["own", name]`` for a class of the
     program's top level, None otherwise (a nested or nameless class)."""
@@ -377,15 +394,11 @@ def rebuild_object(tag_value, depth, memo):
                 pass
         if fallback is True:
             return tuple(items)
-    elif form == "object" and type(state) is list and cls is not None and cls.__new__ is object.__new__:
+    elif form == "object" and type(state) is list and where == "own" and cls is not None and cls.__new__ is object.__new__:
+        # only a class of the tests' own code: a library class built without its __init__ from a candidate's
+        # state could act on that state (a temporary file's finaliser deletes the path it is given)
         obj = memo.built(object.__new__(cls))
-        for pair in state:
-            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
-                raise CandidateError("malformed value in reply")
-            try:
-                object.__setattr__(obj, pair[0], decode(pair[1], depth + 1, memo))
-            except AttributeError:
-                raise CandidateError("malformed value in reply") from None
+        set_attributes(obj, decode_attributes(state, depth, memo))
         return obj
     raise CandidateError(f"a {name} the tests' code does not define" if type(name) is str else "malformed value")
 
@@ -1084,11 +1097,26 @@ def pull(handles, handle, count):
 
 
 def shallow(obj):
-    """What an argument object holds, by identity (None for a NaN): compared after the call."""
+    """What an argument object holds, by identity (None for a NaN or a library value): compared after
+    the call. An object of the tests' classes (``$o``) by its attributes."""
     kind = type(obj)
     if kind is dict:
         return [*dict.keys(obj), *dict.values(obj)]
-    return list(obj) if kind is list or kind is set else None
+    if kind is list or kind is set:
+        return list(obj)
+    attrs = attributes_of(obj)
+    return None if attrs is None else [*attrs.keys(), *attrs.values()]
+
+
+def attributes_of(obj):
+    """An object's own ``__dict__`` where it is a plain one (an ``$o`` object), else None."""
+    if isinstance(obj, (float, dict, list, set)):
+        return None
+    try:
+        attrs = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return None
+    return attrs if type(attrs) is dict else None
 
 
 def changes(objs, before, memo):
@@ -1103,8 +1131,10 @@ def changes(objs, before, memo):
             continue
         if type(obj) is dict:
             out.append([number, [[encode(k, 1, memo), encode(v, 1, memo)] for k, v in dict.items(obj)]])
-        else:
+        elif type(obj) is list or type(obj) is set:
             out.append([number, [encode(v, 1, memo) for v in obj]])
+        else:  # an object: its attributes by name
+            out.append([number, [[k, encode(v, 1, memo)] for k, v in dict.items(attributes_of(obj))]])
     return out
 
 
@@ -1602,12 +1632,16 @@ class Proxy:
                 content = [(decode(k, 1, memo), decode(v, 1, memo)) for k, v in items]
             elif isinstance(target, (list, set)):
                 content = [decode(v, 1, memo) for v in items]
+            elif attributes_of(target) is not None:
+                content = decode_attributes(items, 0, memo)
             else:
                 raise CandidateError("malformed value in reply")
             updates.append((target, content))
         try:
             for target, content in updates:
-                if isinstance(target, dict):
+                if attributes_of(target) is not None:
+                    set_attributes(target, content)
+                elif isinstance(target, dict):
                     dict.clear(target)
                     dict.update(target, content)
                 elif isinstance(target, list):
@@ -2571,9 +2605,9 @@ def send(fd, obj):
 
 
 PRELOAD = (
-    "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "fractions", "functools",
-    "hashlib", "heapq", "io", "itertools", "math", "multiprocessing", "numbers", "operator", "re", "statistics",
-    "string", "tempfile", "textwrap", "typing", "unicodedata",
+    "array", "bisect", "collections", "copy", "dataclasses", "datetime", "decimal", "faulthandler", "fractions",
+    "functools", "hashlib", "heapq", "io", "itertools", "math", "multiprocessing", "numbers", "operator", "re",
+    "statistics", "string", "subprocess", "tempfile", "textwrap", "typing", "unicodedata",
 )
 
 

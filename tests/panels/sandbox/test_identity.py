@@ -219,3 +219,39 @@ def test_without_the_class_a_value_falls_back_or_fails():
     forged = type("Node", (), {"__module__": "elsewhere"})  # a class of the same name not the tests' own
     with pytest.raises(server.CandidateError):
         _on_server(Node(1), {"__name__": __name__, "Node": forged})
+
+
+def test_an_object_the_call_changed_is_written_back():
+    """A linked list reversed in place: the test's own nodes end up relinked, as in one process."""
+    head = Node(1, Node(2, Node(3)))
+    second, third = head.next, head.next.next
+    trusted = {"__name__": __name__, "Node": Node}
+    server.CHILD["namespace"] = trusted  # the child rebuilds with its own class of that name
+    try:
+        sent = server.Memo()
+        request = _wire(server.encode([head], 0, sent))
+        received = server.Memo()
+        (child_head,) = server.decode(request, 0, received)
+        before = [server.shallow(obj) for obj in received.objects]
+        prev, node = None, child_head
+        while node is not None:
+            node.next, prev, node = prev, node, node.next
+        reply = json.loads(server.answer(1, ("value", prev), received.objects, before, []))
+    finally:
+        server.CHILD.clear()
+    memo = server.Memo(sent.objects)
+    memo.namespace = trusted
+    new_head = server.decode(reply["value"], 0, memo)
+    server.Proxy.write_back(reply.get("changed"), memo)
+    assert new_head is third and third.next is second and second.next is head and head.next is None
+
+
+def test_a_library_class_is_never_built_from_a_candidates_state():
+    """Only enum members (looked up) and tuples of a library class cross by name: building, say, a
+    temporary file's finaliser from a candidate's attributes would let the server act on them."""
+    closer = {"$o": ["lib", "tempfile:_TemporaryFileCloser", "object", [["name", "/etc/hostname"],
+                                                                        ["delete", True]], None]}
+    import tempfile  # noqa: F401 - the class must be loaded for the name to resolve at all
+
+    with pytest.raises(server.CandidateError):
+        server.decode(closer, 0, server.Memo())
