@@ -390,7 +390,8 @@ def rebuild_object(tag_value, depth, memo):
     where, name, form, state, fallback = tag_value
     cls = class_named(where, name, memo.namespace)
     if form == "enum":
-        member = cls.__members__.get(state) if cls is not None and issubclass(cls, enum.Enum) else None
+        member = (cls.__members__.get(state) if cls is not None and issubclass(cls, enum.Enum) and type(state) is str
+                  else None)
         if member is not None:
             return member
         if fallback is not None:

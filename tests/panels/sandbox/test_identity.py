@@ -255,3 +255,16 @@ def test_a_library_class_is_never_built_from_a_candidates_state():
 
     with pytest.raises(server.CandidateError):
         server.decode(closer, 0, server.Memo())
+
+
+@pytest.mark.parametrize("raw", [
+    {"$o": ["own", "Size", "enum", ["SMALL"], None]}, {"$o": ["own", "Size", "enum", "HUGE", None]},
+    {"$o": ["own", "Node", "object", [["value"]], None]}, {"$o": ["own", "Node", "object", [[1, 2]], None]},
+    {"$o": ["own", "Node", "object", [["__class__", 5]], None]}, {"$o": ["nowhere", "Node", "object", [], None]},
+    {"$o": ["own", "Node"]}, {"$ref": 0}, {"$arg": 3}, {"$it": -1}, {"$D": ["defaultdict", [[1]], None]},
+    {"$dt": ["date", "not a date"]}, {"$c": [1, "x"]}])
+def test_malformed_objects_and_references_are_refused(raw):
+    memo = server.Memo()
+    memo.namespace = {"__name__": __name__, "Size": Size, "Node": Node}
+    with pytest.raises(server.CandidateError):
+        server.decode(raw, 0, memo)
