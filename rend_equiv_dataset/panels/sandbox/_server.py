@@ -134,14 +134,17 @@ class CandidateError(Exception):
 class Memo:
     """Identity within one message, and between a call and its reply, as one process would keep it.
 
-    Each list, dict, set and NaN is numbered in the order the encoder first meets it; a later
+    Each mutable value (list, dict, set, bytearray, deque, library dict, namespace, an object of
+    the tests' classes), each NaN and each function of the tests sent to the child is numbered in
+    the order the encoder first meets it; a later
     meeting sends ``{"$ref": n}`` and the decoder, numbering the objects it builds in the same
     order, returns that same object: aliases and cycles survive. A reply refers to the call's own
     argument objects as ``{"$arg": k}`` (their numbers in the call), so a candidate returning its
     argument returns the test's own object, and what it changed in an argument is written back
     into the test's object (:func:`changes`, :meth:`Proxy.write_back`). In the child (``candidate``)
     values whose equality is the candidate's own code are refused (:func:`own_equality`) and a
-    returned iterator stays there, sent as ``{"$it": h}`` and read lazily (:class:`RemoteIterator`).
+    returned iterator or function stays there, sent as a handle (``$it``, ``$gen``, ``$fn``) and
+    used through it (:class:`RemoteIterator`, :class:`RemoteFunction`).
     """
 
     def __init__(self, args=(), candidate=False, handles=None, proxy=None):
@@ -170,7 +173,7 @@ class Memo:
     def undo(self, mark):
         """Forget the objects numbered since ``mark`` (an encoding that failed part-way)."""
         for obj in self.objects[mark:]:
-            del self.ids[id(obj)]
+            self.ids.pop(id(obj), None)  # (a decoding side numbers without ids)
         del self.objects[mark:]
 
     def built(self, obj):

@@ -284,3 +284,10 @@ def test_write_backs_are_undone_when_the_job_ends():
     finally:
         PROXY.undo_writes()
     assert keyword.kwlist == before
+
+
+def test_an_exception_whose_args_do_not_decode_still_arrives_as_its_class():
+    """The server forgets what it numbered of args it could not decode, and raises the builtin class."""
+    memo = server.Memo()
+    error = server.Proxy.exception({"error": "KeyError", "message": "'x'", "args": {"$t": [[1], {"$zz": 0}]}}, memo)
+    assert type(error) is KeyError and memo.objects == []
