@@ -185,10 +185,12 @@ EQUALITY = ("__eq__", "__ne__", "__hash__")
 
 
 def encode(value, depth=0, memo=None):
-    """Plain values by content: a subclass of a plain type (``Counter``, a ``namedtuple``,
-    an ``IntEnum``) is sent as its base type, read through the base type's own methods,
-    so an overridden ``__iter__`` or ``__int__`` plays no part; ``Fraction`` and ``Decimal``
-    are sent exactly. Anything else is refused. With a :class:`Memo`, identity crosses too."""
+    """Values by content as a JSON tree. Plain and library types are sent exactly and rebuilt as
+    that type (``Fraction``, ``Decimal``, dates, ``Counter``...); a subclass of a plain type the
+    tests cannot name is sent as its base type, read through the base type's own methods, so an
+    overridden ``__iter__`` or ``__int__`` plays no part. With a :class:`Memo`, identity crosses
+    too, objects of classes the tests can name cross by state (:func:`object_state`), and in the
+    child iterators and functions cross as handles. Anything else is refused (``TypeError``)."""
     if depth > MAX_DEPTH:
         raise TypeError("value nested too deeply")
     kind = type(value)
