@@ -45,6 +45,7 @@ import fractions
 import io
 import itertools
 import json
+import marshal
 import math
 import operator
 import os
@@ -351,8 +352,6 @@ def ship_function(function, depth, memo):
     code reads (through the functions of the tests it calls): ``[name, "fn" | "mod" | "val", ...]``.
     Only what the function names leaves the server; a name that cannot cross is left out (reading it
     there raises ``NameError``)."""
-    import marshal
-
     def part(fn):
         code = fn.__code__
         cells = [encode(cell.cell_contents, depth + 1, memo) for cell in (fn.__closure__ or ())]
@@ -390,9 +389,6 @@ def ship_function(function, depth, memo):
 
 def rebuild_function(tree, depth, memo):
     """In the child: the tests' function :func:`ship_function` sent, with one globals of its own."""
-    import marshal
-    import types
-
     if type(tree) is not list or len(tree) != 2 or type(tree[1]) is not list:
         raise CandidateError("malformed value")
     scope = {"__builtins__": builtins, "__name__": "__tests__"}
@@ -1247,7 +1243,7 @@ def serve(code, entry, call, reader):
         objs, before = [], []
         try:
             if call == "stdin":
-                outcome = ("value", run_program(compiled, request["stdin"], io))
+                outcome = ("value", run_program(compiled, request["stdin"]))
             elif "next" in request:
                 outcome = ("items", pull(handles, request["next"], request["count"]))
             else:
@@ -1447,7 +1443,7 @@ def resolve(namespace, entry):
     return namespace[entry]
 
 
-def run_program(compiled, stdin_text, io):
+def run_program(compiled, stdin_text):
     """Run a stdin program as a process of its own, as ``python program.py < input`` would: a
     process forked for this input, whose descriptors 0 and 1 are real files (the input, and an
     empty file read back after it exits) and 2 is /dev/null, with ``sys.stdin``/``sys.stdout``
@@ -1467,7 +1463,7 @@ def run_program(compiled, stdin_text, io):
             os.dup2(files[1], 1)
             for fd in (*CHANNEL, *files):  # the program holds no end of the child's channel to the server
                 os.close(fd)
-            end_program(compiled, io)
+            end_program(compiled)
         _, status = os.waitpid(pid, 0)
         if os.WIFSIGNALED(status):
             raise RuntimeError(f"the program was killed by signal {os.WTERMSIG(status)}")
@@ -1489,7 +1485,7 @@ def run_program(compiled, stdin_text, io):
 PROGRAM_RAISED = 121  # the exit status of a stdin program that raised: a real interpreter's 1 is also sys.exit(1)
 
 
-def end_program(compiled, io):
+def end_program(compiled):
     """In the program's own process: run it, then end as the interpreter ends a script (wait for
     its non-daemon threads, run its ``atexit`` hooks, flush its streams); never returns."""
     import atexit
@@ -1499,8 +1495,8 @@ def end_program(compiled, io):
     code = 0
     try:
         # the streams and names an interpreter gives ``python solution.py < input`` (``mode``, ``fileno``...)
-        sys.stdin = io.open(0, "r", encoding="utf-8", closefd=False)
-        sys.stdout = io.open(1, "w", encoding="utf-8", closefd=False)
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own, open to its end
+        sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
         setattr(sys, "__stdin__", sys.stdin)  # noqa: B010 - the originals too, as a fresh interpreter has them
         setattr(sys, "__stdout__", sys.stdout)  # noqa: B010
         program = os.path.join(SCRATCH["folder"], "solution.py")
@@ -1999,7 +1995,6 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
     random.seed(trusted.get("seed", 0))
     if trusted.get("compiled"):  # compiled by the library (prepared_tests), cached: no parse or compile here
         import base64
-        import marshal
 
         if len(_COMPILED) > 20000:
             _COMPILED.clear()
