@@ -45,7 +45,8 @@ eviction by the whole machine's memory pressure).
 A job's processes are capped together too: as root where the controllers can be
 used, by control groups per sandbox (:mod:`.cgroup`: memory and pids for server,
 zygote and candidates, tmpfs files included, instead of an address-space limit
-that would cap threads; a one-core CPU quota for the candidates only); elsewhere
+that would cap threads; a one-core CPU quota for the whole job, the candidates in a
+least-weight group of their own inside it); elsewhere
 by lowering the process count so that processes x memory fits in half the
 machine's memory. After each candidate the zygote (a child subreaper) kills and
 reaps every process the candidate left and removes its directory however deep

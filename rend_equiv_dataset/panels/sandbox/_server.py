@@ -2920,7 +2920,7 @@ def main():
         finally:
             os._exit(0)
     theirs.close()
-    if CPU_GROUP >= 0:  # the zygote joined it; the server stays out
+    if CPU_GROUP >= 0:  # the zygote joined it; the server stays out (in the job's quota, beside it)
         os.close(CPU_GROUP)
     zygote = Zygote(mine, zygote_pid)
     lib_in = LineReader(lib_in_fd, 1 << 31)

@@ -12,11 +12,15 @@ so that it holds the server, the zygote and every candidate process: ``memory.ma
 candidate process raises its out-of-memory score to the maximum (and the
 server and zygote lower theirs where the kernel lets them), so that at the cap
 the kernel kills a candidate process rather than them. Where the ``cpu`` controller
-can be used too, the job's candidates share a CPU quota of one core (``cpu.max``;
-v1: ``cpu.cfs_quota_us``) in a group of their own that the server stays out of (the zygote joins it at start-up,
-so every candidate is born inside: :meth:`JobCgroup.open_cpu_procs`), so
-a burner that forks gets no more CPU than one core however many processes it
-starts, and neighbours keep theirs. Elsewhere, ``None`` is
+can be used too, the whole job, server included, gets a CPU quota of one core
+(``cpu.max``; v1: ``cpu.cfs_quota_us``), and inside it the candidates have a group of their
+own with the least weight (v2: ``cpu.weight`` 1 beside the server's leaf at 10,000; v1:
+``cpu.shares`` 2 beside the server's 1,024), which the zygote joins at start-up, so every
+candidate is born inside (:meth:`JobCgroup.open_cpu_procs`). So a burner that forks gets
+no more than one core however many processes it starts, the server still runs as soon as it
+has work (reading replies, timing the job), and what the server spends on a candidate's
+replies comes out of that job's core, never a neighbour's: with no more sandboxes than
+cores, the jobs' quotas add up to the machine and none can starve another. Elsewhere, ``None`` is
 returned and the per-process limits are lowered instead
 (:func:`~rend_equiv_dataset.panels.sandbox.runner.job_processes`). Groups left
 by a killed run are removed by the next one.
@@ -32,6 +36,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -45,19 +50,30 @@ SERVER_PROCESSES = 8
 """Processes that are not the candidate's: the server, the zygote, a child forked ahead, and slack."""
 
 CPU_PERIOD = 100_000
-"""The CPU quota's period in microseconds; the candidates of one job get one period per period (one core)."""
+"""The CPU quota's period in microseconds; a job gets one period per period (one core)."""
+_QUOTA_V2 = {"cpu.max": f"{CPU_PERIOD} {CPU_PERIOD}"}
+_QUOTA_V1 = {"cpu.cfs_period_us": CPU_PERIOD, "cpu.cfs_quota_us": CPU_PERIOD}
+_LEAST = {2: ("cpu.weight", 1), 1: ("cpu.shares", 2)}
+"""The candidates' weight inside the job's quota: the least the kernel takes (the server's is the most, v2, or the default, v1)."""
+_SERVER_WEIGHT_V2 = 10_000
 _NAMES = itertools.count()
 _PREFIX = "rend-equiv-sandbox-"
 
 
 @dataclass(frozen=True)
 class JobCgroup:
-    """The group directories of one sandbox (one for cgroup v2; the memory and pids ones for v1)."""
+    """The group directories of one sandbox (one for cgroup v2; the memory, pids and cpu ones for v1)."""
 
     directories: tuple[Path, ...]
     version: int
-    cpu: Path | None = None  # the candidates' CPU group (v1: its own, in the cpu hierarchy; v2: the job's group)
+    cpu: Path | None = None  # the candidates' CPU group, inside the job's (v1: below its cpu group; v2: a leaf)
     limits: tuple[tuple[str, str], ...] = ()  # (file, value) written, read back by :meth:`in_force`
+    joins: tuple[Path, ...] = ()  # where the server joins when not the directories (v2 with cpu: its leaf)
+
+    @property
+    def server_groups(self) -> tuple[Path, ...]:
+        """The groups the server writes itself into."""
+        return self.joins or self.directories
 
     @classmethod
     def create(cls, memory_bytes: int, processes: int, *, root: Path = Path("/")) -> JobCgroup | None:
@@ -82,9 +98,9 @@ class JobCgroup:
                 group = cls._make([parent / name], 2)
                 limits: dict[str, int | str] = {"memory.max": memory_bytes, "pids.max": processes}
                 if "cpu" in enabled:
-                    limits["cpu.max"] = f"{CPU_PERIOD} {CPU_PERIOD}"
+                    limits.update(_QUOTA_V2)
                 if group is not None and group._limit(limits):
-                    return group if "cpu" not in enabled else replace(group, cpu=group.directories[0])
+                    return group if "cpu" not in enabled else group._nest_cpu_v2()
         places = {}
         for controller in ("memory", "pids"):
             mount = next((m for m, (fstype, options) in mounts.items()
@@ -98,10 +114,50 @@ class JobCgroup:
             return None
         mount = next((m for m, (fstype, options) in mounts.items() if fstype == "cgroup" and "cpu" in options), None)
         if mount is not None and "cpu" in own:
-            cpu = cls._make([_inside(root, mount, own["cpu"]) / name], 1)
-            if cpu is not None and cpu._limit({"cpu.cfs_period_us": CPU_PERIOD, "cpu.cfs_quota_us": CPU_PERIOD}):
-                return replace(group, cpu=cpu.directories[0], limits=group.limits + cpu.limits)
+            job = cls._make([_inside(root, mount, own["cpu"]) / name], 1)
+            if job is not None and job._limit(_QUOTA_V1):
+                candidates = job._leaf("candidates", {**_QUOTA_V1, _LEAST[1][0]: _LEAST[1][1]})
+                if candidates is not None:  # the server joins the job's cpu group, the zygote the candidates'
+                    return replace(group, directories=group.directories + job.directories, cpu=candidates,
+                                   limits=group.limits + job.limits)
+                job.remove()
         return group
+
+    def _nest_cpu_v2(self) -> JobCgroup:
+        """The job's group split into a leaf for the server and one for the candidates, with the cpu
+        controller enabled between them (a v2 group with controllers for its children holds no
+        processes itself). Without the split (the kernel refused a step), the job's group as it is:
+        server and candidates share its quota at one weight."""
+        job, before = self.directories[0], self.limits
+        server = self._leaf("server", {"cpu.weight": _SERVER_WEIGHT_V2}, enable="+cpu")
+        candidates = self._leaf("candidates", {**_QUOTA_V2, _LEAST[2][0]: _LEAST[2][1]}) if server else None
+        if server is None or candidates is None:
+            for leaf in (job / "candidates", job / "server"):
+                _rmdir(leaf)
+            try:  # processes may live in the job's group again
+                (job / "cgroup.subtree_control").write_text("-cpu")
+            except OSError:
+                pass
+            return replace(self, cpu=job, limits=before)
+        return replace(self, cpu=candidates, joins=(server,))
+
+    def _leaf(self, name: str, limits: Mapping[str, int | str], enable: str = "") -> Path | None:
+        """A group ``name`` inside the job's last directory with ``limits`` written (and recorded for
+        :meth:`in_force`); ``enable`` is first written to the job's ``cgroup.subtree_control``."""
+        job = self.directories[-1]
+        leaf = job / name
+        try:
+            if enable:
+                (job / "cgroup.subtree_control").write_text(enable)
+            leaf.mkdir()
+            for key, value in limits.items():
+                (leaf / key).write_text(str(value))
+        except OSError as err:
+            log.debug("sandbox: no CPU group %s: %s", leaf, err)
+            _rmdir(leaf)
+            return None
+        object.__setattr__(self, "limits", self.limits + tuple((str(leaf / k), str(v)) for k, v in limits.items()))
+        return leaf
 
     @classmethod
     def _make(cls, directories: list[Path], version: int) -> JobCgroup | None:
@@ -117,7 +173,7 @@ class JobCgroup:
             made.append(directory)
         return cls(tuple(made), version)
 
-    def _limit(self, limits: dict[str, int | str]) -> bool:
+    def _limit(self, limits: Mapping[str, int | str]) -> bool:
         """Write each limit into the directory that has its file; False (and the group removed) if one fails."""
         written = []
         for key, value in limits.items():
@@ -145,7 +201,7 @@ class JobCgroup:
             except OSError:
                 return False
         try:  # the server joined: its group holds processes
-            return bool((self.directories[0] / "cgroup.procs").read_text().split())
+            return bool((self.server_groups[0] / "cgroup.procs").read_text().split())
         except OSError:
             return False
 
@@ -166,7 +222,7 @@ class JobCgroup:
         """
         fds: list[int] = []
         try:
-            for directory in self.directories:
+            for directory in self.server_groups:
                 fds.append(os.open(directory / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC))
         except OSError:
             for fd in fds:
@@ -177,7 +233,7 @@ class JobCgroup:
     def members(self) -> list[int]:
         """The processes in the group now (the candidates' CPU group's too)."""
         pids: set[int] = set()
-        for directory in {*self.directories, *([self.cpu] if self.cpu is not None else [])}:
+        for directory in {*self.directories, *self.joins, *([self.cpu] if self.cpu is not None else [])}:
             try:
                 pids.update(int(x) for x in (directory / "cgroup.procs").read_text().split())
             except OSError:
@@ -193,19 +249,26 @@ class JobCgroup:
                 pass
 
     def remove(self) -> None:
-        """Remove the group once its processes are gone (each is retried for up to a second)."""
-        extra = [self.cpu] if self.cpu is not None and self.cpu not in self.directories else []
-        for directory in [*self.directories, *extra]:
+        """Remove the group once its processes are gone (each is retried for up to a second), leaves first."""
+        inner = [d for d in (self.cpu, *self.joins) if d is not None and d not in self.directories]
+        for directory in [*inner, *self.directories]:
             for _ in range(100):
-                try:
-                    directory.rmdir()
+                if _rmdir(directory):
                     break
-                except FileNotFoundError:
-                    break
-                except OSError:  # processes still exiting
-                    time.sleep(0.01)
+                time.sleep(0.01)  # processes still exiting
             else:
                 log.warning("sandbox: could not remove the control group %s", directory)
+
+
+def _rmdir(directory: Path) -> bool:
+    """Remove one group folder; True when it is gone (or was never there)."""
+    try:
+        directory.rmdir()
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
 
 
 def _mounts(root: Path) -> dict[Path, tuple[str, set[str]]]:
@@ -252,7 +315,6 @@ def _sweep(parent: Path) -> None:
             pass
         except (ValueError, PermissionError):
             continue
-        try:
-            entry.rmdir()
-        except OSError:
-            pass
+        for leaf in ("candidates", "server"):  # a job's own groups go first
+            _rmdir(entry / leaf)
+        _rmdir(entry)

@@ -49,6 +49,42 @@ def test_no_group_where_the_hierarchies_are_missing_or_read_only(tmp_path):
     assert list((tmp_path / "sys/fs/cgroup/memory/process_api/abc").iterdir()) == []
 
 
+def test_a_v2_job_is_split_into_a_server_leaf_and_a_candidates_leaf_of_least_weight(tmp_path):
+    """cgroup v2 holds no processes in a group that gives controllers to its children: the server gets a
+    leaf of the most weight, the candidates one of the least with the one-core quota, both inside the
+    job's quota, and every value written is read back by in_force."""
+    job = tmp_path / "rend-equiv-sandbox-1-0"
+    job.mkdir()
+    group = JobCgroup((job,), 2)._nest_cpu_v2()
+    assert group.server_groups == (job / "server",) and group.cpu == job / "candidates"
+    assert (job / "cgroup.subtree_control").read_text() == "+cpu"
+    assert (job / "server/cpu.weight").read_text() == "10000"
+    assert (job / "candidates/cpu.weight").read_text() == "1"
+    assert (job / "candidates/cpu.max").read_text() == "100000 100000"
+    assert {path for path, _ in group.limits} >= {str(job / "server/cpu.weight"), str(job / "candidates/cpu.max")}
+
+
+def test_a_v2_job_the_kernel_will_not_split_keeps_one_group_for_server_and_candidates(tmp_path):
+    job = tmp_path / "gone"  # no such folder: the first leaf cannot be made
+    group = JobCgroup((job,), 2)._nest_cpu_v2()
+    assert group.cpu == job and group.server_groups == (job,)
+    assert not (tmp_path / "gone").exists()
+    job = tmp_path / "half"
+    job.mkdir()
+    (job / "candidates").write_text("")  # a file in the way: the second leaf cannot be made
+    group = JobCgroup((job,), 2, limits=(("memory.max", "1"),))._nest_cpu_v2()
+    assert group.cpu == job and group.server_groups == (job,) and group.limits == (("memory.max", "1"),)
+    assert (job / "cgroup.subtree_control").read_text() == "-cpu"
+
+
+def test_a_group_is_removed_leaves_first(tmp_path):
+    job = tmp_path / "job"
+    (job / "candidates").mkdir(parents=True)
+    (job / "server").mkdir()
+    JobCgroup((job,), 2, cpu=job / "candidates", joins=(job / "server",)).remove()
+    assert not job.exists()
+
+
 def _real_group() -> JobCgroup | None:
     if os.geteuid() != 0:
         return None

@@ -358,7 +358,8 @@ def test_stripping_messages_keeps_the_test():
 @pytest.mark.skipif(os.geteuid() != 0, reason="control groups need root")
 def test_candidates_share_a_cpu_quota_that_the_server_stays_out_of(sandbox_helpers):
     """The candidates' CPU group: one core per period, every candidate process inside it,
-    the server outside (its share is not the candidates')."""
+    the server outside (its share is not the candidates'), and the server and that group inside the
+    job's own one-core quota (what the server spends on a candidate is not a neighbour's)."""
     box = Sandbox(limits=sandbox_helpers["limits"], isolation=Isolation.UID, calibration_cache=None)
     box.start()
     try:
@@ -393,6 +394,12 @@ def test_candidates_share_a_cpu_quota_that_the_server_stays_out_of(sandbox_helpe
         inside = members[0]
         assert len(inside) >= 2  # the candidate and its own child (and the next job's child, forked ahead)
         assert box.server_pid not in inside
+        job = group.cpu.parent
+        job_quota = (job / "cpu.cfs_quota_us") if group.version == 1 else (job / "cpu.max")
+        assert job_quota.read_text().split()[0] == "100000"
+        server_group = job if group.version == 1 else job / "server"
+        assert server_group in group.server_groups
+        assert box.server_pid in {int(p) for p in (server_group / "cgroup.procs").read_text().split()}
     finally:
         box.close()
 
