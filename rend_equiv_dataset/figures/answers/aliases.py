@@ -12,6 +12,15 @@
   ``UK``, ``America``, ``Holland``, ``Russia`` …) and **business regions**
   (:data:`REGIONS`: ``APAC`` for Asia-Pacific, ``LatAm``, ``EMEA``, ``MEA``).
 - **Chinese labels** in pinyin (``pypinyin``): ``北京`` is also ``Beijing``.
+- **Cities** by CLDR's names of the time zones' exemplar cities in English and
+  :data:`TERRITORY_LANGUAGES` (``babel``): ``Tokyo`` is also ``東京``, ``Moscow`` is ``Москва``,
+  ``New York`` is ``纽约`` (a name two cities share is dropped).
+- **Languages** by CLDR's language names: ``Spanish`` is also ``español``, ``espagnol``,
+  ``西班牙语`` (and a label in another language, ``Español``, is ``Spanish``).
+- **A label's own parts**: the words before and inside parentheses (``X (Twitter)`` is also
+  ``Twitter``, ``Atlanta (ATL)`` is ``Atlanta`` and ``ATL``), each with its own other names, and
+  the initials of a name of two or more capitalised words (``AWS`` for ``Amazon Web Services``,
+  in capitals only).
 
 Everything is loaded on first use and cached per label, so a label set that
 names no country costs one failed lookup per label.
@@ -79,9 +88,92 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
         names.extend(_country_names(country))
     else:
         names.extend((name, False) for name in _territory_names().get(_world_region(key), ()))
+        names.extend((name, False) for name in _named(_city_names(), key))
+        names.extend((name, False) for name in _named(_language_names(), key))
     if _HAN.search(label):
         names.extend(_pinyin(label))
+    outer, inner = _parts(label)
+    for part in (outer, inner):
+        if part and len(_key(part)) >= 2:
+            names.append((part, part.isupper() and len(part) <= 5))
+            names.extend(other_names(part))
+    initials = _initials(outer or label)
+    if initials:
+        names.append((initials, True))
     return tuple(dict.fromkeys(name for name in names if _key(name[0]) and _key(name[0]) != key))
+
+
+_PARENTHESES = re.compile(r"\s*(.*?)\s*\(\s*([^()]+?)\s*\)\s*")
+_MINOR_WORDS = frozenset({"and", "of", "the", "for", "&", "de", "du", "la"})
+
+
+def _parts(label: str) -> tuple[str, str]:
+    """The words before and inside a label's closing parentheses (``X (Twitter)``: ``X``, ``Twitter``), or two empty strings."""
+    match = _PARENTHESES.fullmatch(label)
+    return (match.group(1), match.group(2)) if match else ("", "")
+
+
+def _initials(name: str) -> str:
+    """The initials of a name of two to five capitalised words (``Amazon Web Services``: ``AWS``), or ``""``."""
+    words = [word for word in re.findall(r"[^\W\d_][\w'’-]*", name) if word.casefold() not in _MINOR_WORDS]
+    if not 2 <= len(words) <= 5 or not all(word[0].isupper() and word.isascii() for word in words):
+        return ""
+    return "".join(word[0] for word in words)
+
+
+def _named(table: tuple[dict[str, str], dict[str, tuple[str, ...]]], key: str) -> tuple[str, ...]:
+    """The names of what ``key`` names in a (name key → code, code → names) table, or none."""
+    codes, names = table
+    return names.get(codes.get(key, ""), ())
+
+
+def _one_name_each(named: dict[str, list[str]]) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """(name key → code, code → names) with every name two codes share dropped."""
+    codes: dict[str, str] = {}
+    shared: set[str] = set()
+    for code, found in named.items():
+        for name in found:
+            if codes.setdefault(_key(name), code) != code:
+                shared.add(_key(name))
+    for key in shared:
+        del codes[key]
+    return codes, {code: tuple(dict.fromkeys(found)) for code, found in named.items()}
+
+
+@lru_cache(maxsize=1)
+def _city_names() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Exemplar cities of the IANA time zones by their CLDR names in English and :data:`TERRITORY_LANGUAGES`, read once."""
+    from zoneinfo import available_timezones
+
+    from babel import Locale
+    from babel.dates import get_timezone_location
+
+    zones = sorted(zone for zone in available_timezones()
+                   if "/" in zone and zone.split("/")[0] in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"})
+    named: dict[str, list[str]] = {}
+    for language in ("en", *TERRITORY_LANGUAGES):
+        locale = Locale.parse(language)
+        for zone in zones:
+            try:
+                named.setdefault(zone, []).append(get_timezone_location(zone, locale=locale, return_city=True))
+            except (LookupError, ValueError):
+                continue
+    return _one_name_each(named)
+
+
+@lru_cache(maxsize=1)
+def _language_names() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """Languages by their CLDR names in English and :data:`TERRITORY_LANGUAGES` (each of those also by its own:
+    ``español``), read once."""
+    from babel import Locale
+
+    named: dict[str, list[str]] = {code: [name] for code, name in Locale.parse("en").languages.items()
+                                   if "_" not in code and len(code) <= 3}
+    for language in TERRITORY_LANGUAGES:
+        for code, name in Locale.parse(language).languages.items():
+            if code in named:
+                named[code].append(name)
+    return _one_name_each(named)
 
 
 def _country(label: str) -> object | None:

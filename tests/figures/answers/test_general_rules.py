@@ -38,6 +38,9 @@
   the lowest.
 - Under a question asking a difference, the number stated as the amount of a
   comparison ("3.2 bn higher than Chile's (14.2 vs 11.0)") is the answer.
+- A city label matches CLDR's names of its city in other languages, a
+  language label its CLDR names, a label with parentheses each of its parts,
+  and a name of several capitalised words its initials in capitals.
 """
 
 from __future__ import annotations
@@ -344,3 +347,30 @@ def test_superlatives_of_temperature_rainfall_and_price(output, question, expect
 def test_the_amount_of_a_comparison_answers_a_difference_question(output, target, expected):
     question = "By how much does Peru's value exceed Chile's?"
     assert grade(output, target, "number", question=question, labels=PEERS).correct is expected
+
+
+PLATFORMS = ("Facebook", "YouTube", "X (Twitter)", "TikTok")
+AIRPORTS = ("Atlanta (ATL)", "Dubai (DXB)", "London Heathrow (LHR)")
+CLOUDS = ("Amazon Web Services", "Microsoft Azure", "Google Cloud")
+TOKYO_CITIES = ("東京", "大阪", "Москва")
+LANGUAGE_LABELS = ("English", "Spanish", "German", "Japanese")
+
+
+@pytest.mark.parametrize(
+    ("output", "labels", "expected"),
+    [
+        ("The smallest share is Twitter's, at 12%.", PLATFORMS, "X (Twitter)"),
+        ("The busiest airport is ATL, with 104.7 million passengers.", AIRPORTS, "Atlanta (ATL)"),
+        ("Heathrow is third; the busiest is Atlanta.", AIRPORTS, "Atlanta (ATL)"),
+        ("AWS leads the market at 31%.", CLOUDS, "Amazon Web Services"),
+        ("aws leads the market at 31%.", CLOUDS, None),  # initials count in capitals only
+        ("The city with the most visitors is Tokyo.", TOKYO_CITIES, "東京"),
+        ("The largest is Moscow.", TOKYO_CITIES, "Москва"),
+        ("La segunda lengua más usada es el español.", LANGUAGE_LABELS, "Spanish"),
+        ("Die zweithäufigste Sprache ist Deutsch.", LANGUAGE_LABELS, "German"),
+        ("二番目に多いのは日本語です。", LANGUAGE_LABELS, "Japanese"),
+    ],
+)
+def test_cities_languages_parts_and_initials_name_their_label(output, labels, expected):
+    for label in labels:
+        assert grade(output, label, "label", question="Which is it?", labels=labels).correct is (label == expected), label
