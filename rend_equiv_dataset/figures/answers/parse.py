@@ -163,6 +163,14 @@ _POLARITY = re.compile(
     re.IGNORECASE,
 )
 _THAN = re.compile(r"\b(?:than|que|als|che|чем)\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
+_TRAILING = re.compile(
+    r"\b(?:ahead\s+of|followed\s+by|trailed\s+by|devant|suivie?s?\s+(?:de|par)|seguid[oa]s?\s+(?:de|por)|por\s+delante\s+de"
+    r"|(?:bem\s+)?[àa]\s+frente\s+d[eoa]s?|davanti\s+a|seguit[oaie]\s+da|gefolgt\s+von|gevolgd\s+door|далее\s+следу\w*"
+    r"|за\s+ним\w*\s+следу\w*|опережая|ardından|onu\s+takip)\b|其次|紧随其后|次いで|に続(?:き|いて)|그\s*다음|뒤를\s*이어|تليها|يليها|تليه|يليه",
+    re.IGNORECASE,
+)
+"""A connective after which the labels named are ranked below the one before it ("A, ahead of B and C", "A, suivi de B",
+"A … далее следуют B"): when no other rule decides, they are context, not the answer."""
 _OR = re.compile(r"\bor\b|/|\beither\b", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"-?\d{1,15}(?:\.\d{1,15})?")
 _YEAR_QUESTION = re.compile(r"\b(?:which|what|in\s+which)\s+(?:year|fiscal\s+year)|\bwhen\b|\byear\b", re.IGNORECASE)
@@ -1151,6 +1159,10 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     if hedged:
         return Verdict(REFUSED)
     remaining = list(dict.fromkeys(label for label in plain if label not in excluded))
+    trailing = _TRAILING.search(piece) if len(remaining) > 1 else None
+    if trailing is not None:
+        leading = [label for label in remaining if any(m.label == label and m.start < trailing.start() for m in found)]
+        remaining = leading if len(leading) == 1 else remaining
     if len(remaining) == 1:
         return Verdict(ANSWER, remaining[0])
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)

@@ -41,6 +41,9 @@
 - A city label matches CLDR's names of its city in other languages, a
   language label its CLDR names, a label with parentheses each of its parts,
   and a name of several capitalised words its initials in capitals.
+- Labels named after a ranking connective ("ahead of", "followed by",
+  "devant", "seguido de", "далее следуют", "其次", "تليها") are ranked below the
+  one before it: context, not candidates.
 """
 
 from __future__ import annotations
@@ -374,3 +377,29 @@ LANGUAGE_LABELS = ("English", "Spanish", "German", "Japanese")
 def test_cities_languages_parts_and_initials_name_their_label(output, labels, expected):
     for label in labels:
         assert grade(output, label, "label", question="Which is it?", labels=labels).correct is (label == expected), label
+
+
+PARTNERS = ("Germany", "Italy", "Belgium", "Spain", "United States")
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Germany is first, ahead of Italy, Belgium and Spain.",
+        "Le premier client est l'Allemagne, avec 14 %, devant l'Italie, la Belgique et l'Espagne.",
+        "El principal destino es Alemania, seguida de Italia y Bélgica.",
+        "O principal destino foi a Alemanha, bem à frente dos Estados Unidos e da Itália.",
+        "Крупнейший партнёр — Германия, далее следуют Италия и Бельгия.",
+        "最大的伙伴是德国，其次是意大利和比利时。",
+        "أكبر شريك هو ألمانيا، تليها إيطاليا ثم بلجيكا.",
+    ],
+)
+def test_labels_after_a_ranking_connective_are_context(output):
+    question = "Which country was the largest trading partner in 2023?"
+    for label in PARTNERS:
+        assert grade(output, label, "label", question=question, labels=PARTNERS).correct is (label == "Germany"), label
+
+
+def test_a_ranking_connective_with_two_labels_before_it_decides_nothing():
+    output = "Germany or Italy, ahead of Spain."
+    assert not any(grade(output, label, "label", question="Which is largest?", labels=PARTNERS).correct for label in PARTNERS)
