@@ -200,7 +200,9 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
     if _negative(text, start):
         value = -value
         start -= 1 if text[start - 1] == "-" else 0
-    elif value > 0 and (_WORDED_DECREASE.search(text[max(0, start - 40):start]) or _WORDED_DECREASE_AFTER.match(text, end, end + 40)):
+    elif value > 0 and (_WORDED_DECREASE.search(text[max(0, start - 40):start]) or _WORDED_DECREASE_AFTER.match(text, end, end + 40)
+                        or (_DEFICIT_SUBJECT.search(text[max(0, start - 90):start])
+                            and not re.fullmatch(r"(?:19|20)\d\d", match.group("digits")))):
         value = -value
     if not math.isfinite(value * scale):
         return None
@@ -224,6 +226,21 @@ _WORDED_DECREASE_AFTER = re.compile(
     r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b",
     re.IGNORECASE,
 )
+_DEFICIT_SUBJECT = TailPattern(re.compile(
+    r"(?:\b(?:deficits?|shortfall|net\s+loss|d[ée]ficits?|disavanzo|d[ée]fice)|defizit|дефицит\w*|赤字|逆差|亏损|적자|عجز)"
+    r"(?:(?!surplus|[üu]berschuss|exc[ée]dent|super[áa]vit|avanzo|профицит|盈余|顺差|黒字|흑자|فائض)[^.;!?\n]){0,60}?"
+    r"(?:\b(?:was|is|were|are|stood\s+at|amounted\s+to|came\s+(?:in\s+)?(?:at|to)|totall?ed|reached|hit|widened\s+to|narrowed\s+to"
+    r"|(?:appears|appeared|seems|seemed|looks)\s+to\s+be|betrug|lag\s+bei|belief\s+sich\s+auf|erreichte|составил[аио]?|достиг\w*"
+    r"|s'(?:est\s+)?[ée]lev\w*\s+[àa]|[ée]tait\s+de|a\s+atteint|atteint|fue\s+de|ascendi[óo]\s+a|alcanz[óo]|foi\s+de|atingiu"
+    r"|[èe]\s+stato\s+di|ammontava\s+a|era\s+de|era\s+di)|[:=]|为|は|은|는|이|가|بلغ)"
+    r"\s*(?:(?:in\s+|im\s+(?:jahr\s+)?|en\s+|в\s+)?(?:19|20)\d\d(?:\s+г(?:од[уа]?)?\.?)?,?\s+)?"
+    r"(?:(?:about|around|approximately|roughly|nearly|some|almost|rund|etwa|ca\.|environ|pr[èe]s\s+de|aproximadamente|cerca\s+de"
+    r"|около|примерно|почти|约|約|약|حوالي|nahezu|circa)\s*)?[$€£¥]?\s?$",
+    re.IGNORECASE,
+), ("defici", "defizit", "shortfall", "net loss", "disavanzo", "déficit", "deficit", "дефицит", "赤字", "逆差", "亏损", "적자", "عجز", "défic"))
+"""A deficit named as the sentence's subject, the number its size after a copula ("The federal budget deficit in fiscal
+2023 was about 1.7 trillion", "Das Handelsbilanzdefizit betrug 845 Mio.", "Дефицит бюджета составил 3,2 трлн"): the number
+is the balance read negative (a question that names the deficit itself still takes its size)."""
 """A deficit or a temperature below zero stated in words after a positive number ("845 million deficit",
 "6.5 degrees below zero"): the number is read negative."""
 """A decrease stated in words before a positive number ("fell by 8.9%", "a deficit of 845"): the number is read negative."""

@@ -794,7 +794,7 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
     if isinstance(value, Number):
         also: tuple[float, ...] = (value.value,) if value.scale != 1.0 and not question.unit else ()
         if question.decrease and value.value < 0:  # "the deficit is 845" and "a deficit of 845" both answer "What is the deficit?"
-            also += (-_in_question_unit(value, question),)
+            also += (-_in_question_unit(value, question), *(-size for size in also))
         return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
     if isinstance(value, float | str):
         return Reading(value, rule, confidence, evidence)

@@ -44,6 +44,10 @@
 - Labels named after a ranking connective ("ahead of", "followed by",
   "devant", "seguido de", "далее следуют", "其次", "تليها") are ranked below the
   one before it: context, not candidates.
+- A deficit named as the sentence's subject gives its size after a copula
+  ("The deficit in fiscal 2023 was about 1.7 trillion", "Das Defizit betrug
+  845 Mio.", "Дефицит составил 3,2 трлн"): the balance is that size negative,
+  and a question that names the deficit takes the size.
 """
 
 from __future__ import annotations
@@ -403,3 +407,25 @@ def test_labels_after_a_ranking_connective_are_context(output):
 def test_a_ranking_connective_with_two_labels_before_it_decides_nothing():
     output = "Germany or Italy, ahead of Spain."
     assert not any(grade(output, label, "label", question="Which is largest?", labels=PARTNERS).correct for label in PARTNERS)
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("The federal budget deficit in fiscal 2023 was about 1.7 trillion dollars, up from 1.38 trillion in 2022.", "-1.7",
+         "What was the federal budget balance in FY2023, in trillion USD?", True),
+        ("The federal budget deficit in fiscal 2023 was about 1.7 trillion dollars.", "1.7",
+         "What was the federal budget deficit in FY2023, in trillion USD?", True),
+        ("The deficit appears to be roughly 850 billion dollars.", "-845", "What was the goods trade balance, in billion USD?", True),
+        ("Das Handelsbilanzdefizit betrug 2022 rund 845 Mio. USD.", "-845", "What was the trade balance in 2022, in million USD?", True),
+        ("Дефицит бюджета составил 3,2 трлн рублей.", "-3.2", "What was the budget balance, in trillion rubles?", True),
+        ("Le déficit commercial s'élevait à 99,6 milliards d'euros.", "-99.6", "What was the trade balance, in billion euros?", True),
+        ("贸易逆差为845亿美元。", "-84.5", "What was the trade balance, in billion USD?", True),
+        ("The trade deficit was 845 billion.", "845", "What was the trade deficit?", True),
+        ("The deficit turned into a surplus of 3.1 billion.", "3.1", "What was the balance, in billions?", True),
+        ("The deficit turned into a surplus of 3.1 billion.", "-3.1", "What was the balance, in billions?", False),
+        ("The trade balance was 845 million.", "-845", "What was the trade balance, in millions?", False),
+    ],
+)
+def test_a_deficit_named_as_the_subject_is_a_negative_balance(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
