@@ -196,6 +196,13 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
             scale, end, dot_groups = local
             if dot_groups and re.fullmatch(r"\d{1,3}\.\d{3}", match.group("digits")):
                 value *= 1000
+    if scale == 1e3:  # stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões", "5 mil millones"
+        stacked = scale_word_after(text, end)
+        short = _SHORT_SCALE_AFTER.match(text, end) if stacked is None else None
+        if short is not None:
+            stacked = (_SCALES[short.group(1)], short.end(), False)
+        if stacked is not None and stacked[0] >= 1e6:
+            scale, end = scale * stacked[0], stacked[1]
     start = match.start()
     if _negative(text, start):
         value = -value
@@ -321,6 +328,10 @@ def scale_word_after(text: str, end: int) -> tuple[float, int, bool] | None:
         scale *= table.get(word, (1.0, False))[0]
         position = more.end()
     return scale, position, dot_groups
+
+
+_SHORT_SCALE_AFTER = re.compile(r"[ \u00a0](M|B|bn|mn|mln|million|billion)\b")
+"""An English scale word or letter after ``thousand`` ("1.2 thousand M EUR")."""
 
 
 def _negative(text: str, start: int) -> bool:

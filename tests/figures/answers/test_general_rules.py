@@ -48,6 +48,8 @@
   ("The deficit in fiscal 2023 was about 1.7 trillion", "Das Defizit betrug
   845 Mio.", "Дефицит составил 3,2 трлн"): the balance is that size negative,
   and a question that names the deficit takes the size.
+- Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
+  "5 mil millones", "1.2 thousand M".
 """
 
 from __future__ import annotations
@@ -429,3 +431,17 @@ def test_a_ranking_connective_with_two_labels_before_it_decides_nothing():
 )
 def test_a_deficit_named_as_the_subject_is_a_negative_balance(output, target, question, expected):
     assert grade(output, target, "number", question=question).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question"),
+    [
+        ("O saldo foi de 3,1 mil milhões de euros.", "3.1", "What was the budget balance, in billion euros?"),
+        ("Se exportaron 5 mil millones de dólares.", "5", "What were exports, in billion USD?"),
+        ("It came to 3 thousand million pounds.", "3", "What was it, in billion GBP?"),
+        ("The total is 1.2 thousand M EUR.", "1.2", "What is the total, in billion EUR?"),
+    ],
+)
+def test_stacked_scale_words_multiply(output, target, question):
+    assert grade(output, target, "number", question=question).correct
+    assert not grade(output, str(float(target) / 1000), "number", question=question).correct
