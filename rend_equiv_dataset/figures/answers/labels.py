@@ -389,7 +389,8 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
         label, n, key = hit
         start, end = tokens[i][1], tokens[i + n - 1][2]
         written = text[start:end]
-        if key in index.cased and not (written.isupper() or "." in written):
+        bare = written.removesuffix("'s").removesuffix("\u2019s")  # "the UK's": the code in capitals, then a possessive
+        if key in index.cased and not (bare.isupper() or "." in written):
             i += 1
             continue
         if _CURRENCY_AFTER.match(text, end):  # "US dollars", "Hong Kong dollars": a currency, not the category

@@ -322,7 +322,7 @@ _DECREASE_QUESTION = re.compile(
 
 
 _AGGREGATE_QUESTION = re.compile(
-    r"\b(average|mean|median|total|sum|difference|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+"
+    r"\b(average|mean|median|total|sum|combined|difference|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+"
     r"|summe|gesamt\w*|somme|suma|soma|итог\w*|unterschied|differenz|diff[ée]rence|[ée]cart|diferen[cç]a|differenza|разниц\w+)\b"
     r"|(平均|合计|合計|总计|總計|差)",
     re.IGNORECASE,
@@ -331,7 +331,7 @@ _AGGREGATE_KINDS = {
     "average": "average", "mean": "average", "durchschnitt": "average", "mittelwert": "average", "moyenne": "average",
     "promedio": "average", "media": "average", "média": "average", "medìa": "average", "средн": "average", "平均": "average",
     "median": "median",
-    "total": "total", "sum": "total", "summe": "total", "gesamt": "total", "somme": "total", "suma": "total", "soma": "total",
+    "total": "total", "sum": "total", "combined": "total", "summe": "total", "gesamt": "total", "somme": "total", "suma": "total", "soma": "total",
     "итог": "total", "合计": "total", "合計": "total", "总计": "total", "總計": "total",
 }
 _AGGREGATE_WORDS = {
@@ -451,7 +451,8 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
 
 
 _STATED = re.compile(
-    r"(?:\b(?:is|was|are|were|equals|comes\s+to|amounts?\s+to|totals?|totall?ed|reached|sold|stands?\s+at|beträgt|betrug|liegt\s+bei"
+    r"(?:\b(?:is|was|are|were|equals|comes\s+to|amounts?\s+to|totals?|totall?ed|reached|sold|stands?\s+at|account(?:s|ed)?\s+for"
+    r"|make\s+up|makes\s+up|made\s+up|beträgt|betrug|liegt\s+bei"
     r"|est(?:\s+donc)?\s+de|es\s+de|fue\s+de|è\s+di|é\s+de|foi\s+de|составляет|составила|составил)|=)"
     r"\s*(?:about|around|approximately|roughly|rund|etwa|environ|aproximadamente|circa|около|~|≈)?\s*[$€£¥]?\s?$",
     re.IGNORECASE,
@@ -483,7 +484,7 @@ def _aggregate_word(kind: str) -> re.Pattern[str]:
 
 _DIFFERENCE_QUESTION = re.compile(
     r"\bby\s+how\s+(?:much|many)\b|\bhow\s+(?:much|many(?:\s+[^\W\d_]+){0,2}?)\s+(?:more|less|fewer|higher|lower|larger|smaller|warmer|colder)\b"
-    r"|\bdifference\b|\bhow\s+much\s+(?:did|does|has|have|had|was|were)\b[^?]{0,80}?\b(?:increase|decrease|rise|fall|grow|drop|decline|change|shrink)\w*",
+    r"|\bdifference\b|\b(?:gap|spread|margin|lead)\s+(?:between|of\s+[^\W\d_]+\s+over)\b|\bhow\s+much\s+(?:did|does|has|have|had|was|were)\b[^?]{0,80}?\b(?:increase|decrease|rise|fall|grow|drop|decline|change|shrink)\w*",
     re.IGNORECASE,
 )
 """A question asking a difference: "18.5 higher than France's" is then the answer, not a comparison's aside."""

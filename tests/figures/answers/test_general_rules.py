@@ -48,6 +48,10 @@
   ("The deficit in fiscal 2023 was about 1.7 trillion", "Das Defizit betrug
   845 Mio.", "Дефицит составил 3,2 трлн"): the balance is that size negative,
   and a question that names the deficit takes the size.
+- A question asking the gap, spread or margin *between* two items asks a
+  difference, and "combined" a total; "account for" and "make up" state a
+  number as a copula does; a country code in capitals keeps its meaning with a
+  possessive ("the UK's").
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -445,3 +449,20 @@ def test_a_deficit_named_as_the_subject_is_a_negative_balance(output, target, qu
 def test_stacked_scale_words_multiply(output, target, question):
     assert grade(output, target, "number", question=question).correct
     assert not grade(output, str(float(target) / 1000), "number", question=question).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "labels"),
+    [
+        ("The gap between the United States (42.9%) and the United Kingdom (27.8%) is 15.1 percentage points.", "15.1",
+         "By how many percentage points does the US obesity rate exceed the UK's?", ("United States", "United Kingdom", "France")),
+        ("The Democrat got 51.3 percent, against 46.8 percent for the Republican, a margin of 4.5 points.", "4.5",
+         "What was the margin between the Democratic and Republican vote shares, in percentage points?", ("Democratic", "Republican")),
+        ("Chrome has 65.2% and Safari 18.7%; together the two leaders account for roughly 84% of usage.", "83.9",
+         "What is the combined market share of the top two browsers, in %?", ("Chrome", "Safari", "Edge")),
+        ("Japan's gap is 21.3%, but South Korea has the largest gender pay gap at 31.1%.", "31.1",
+         "What is the gender pay gap in South Korea, in %?", ("South Korea", "Japan", "Israel")),
+    ],
+)
+def test_gaps_margins_and_combined_shares_are_read_as_asked(output, target, question, labels):
+    assert grade(output, target, "number", question=question, labels=labels).correct
