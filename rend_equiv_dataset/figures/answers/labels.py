@@ -185,7 +185,7 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
     months, quarters, _ = _calendar()
     if len(tokens) <= 3 and joined in months:
         keys.append(months[joined])
-    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1], tokens[0][1:2])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter") or (
+    if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1], tokens[0][1:2], joined[4:5])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter") or (
         len(tokens) > 1 and (_QUARTER_WORDS.intersection(tokens) or tokens[1].startswith(_QUARTER_STEMS))
     ):
         quarter = _quarter(tokens)
@@ -250,6 +250,9 @@ def _quarter(tokens: list[str]) -> str | None:
     reversed_form = re.fullmatch(r"([1-4])q'?(\d{2}|(?:19|20)\d\d)|([1-4])q ((?:19|20)\d\d)", joined)  # 3Q22, 3Q 2022
     if reversed_form is not None:
         return f"quarter:{reversed_form.group(1) or reversed_form.group(3)}:{(reversed_form.group(2) or reversed_form.group(4))[-2:]}"
+    glued = re.fullmatch(r"((?:19|20)\d\d)q([1-4])", joined)  # 2023Q3, as statistics offices write it
+    if glued is not None:
+        return f"quarter:{glued.group(2)}:{glued.group(1)[-2:]}"
     ordinal = _ORDINAL_QUARTER.fullmatch(joined)
     if ordinal is not None:
         return f"quarter:{_ORDINALS[ordinal.group(1)]}:{ordinal.group(2)[-2:]}"
@@ -338,6 +341,7 @@ def _may_start_any(token: str) -> bool:
         or token in _ORDINALS
         or token in _FOREIGN_ORDINALS
         or (len(token) == 4 and token.isdigit())
+        or (len(token) == 6 and token[:4].isdigit() and token[4] == "q")
     )
 
 
@@ -368,6 +372,10 @@ def mentions(text: str, index: LabelIndex, *, alone: bool = False) -> tuple[Ment
 def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, ...]:
     tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     lowered = [_low(t[0]).removesuffix("'s") for t in tokens]
+    if index.years:  # "'22" and "’22" for the year label 2022 (not "Q3'22": a quarter, read as such)
+        for j, (token, begin, _) in enumerate(tokens):
+            if len(token) == 2 and token.isdigit() and text[begin - 1:begin] in ("'", "\u2019") and not text[begin - 2:begin - 1].isalnum():
+                lowered[j] = next((century + token for century in ("20", "19") if century + token in index.keys), lowered[j])
     found: list[Mention] = []
     i = 0
     while i < len(tokens):

@@ -52,6 +52,8 @@
   difference, and "combined" a total; "account for" and "make up" state a
   number as a copula does; a country code in capitals keeps its meaning with a
   possessive ("the UK's").
+- A year label is also its two digits after an apostrophe ("'22", "’22"), and
+  a quarter label also its glued statistical form ("2023Q3").
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -466,3 +468,18 @@ def test_stacked_scale_words_multiply(output, target, question):
 )
 def test_gaps_margins_and_combined_shares_are_read_as_asked(output, target, question, labels):
     assert grade(output, target, "number", question=question, labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "labels", "expected"),
+    [
+        ("'22", ("2019", "2020", "2021", "2022"), "2022"),
+        ("Sales bottomed out in ’20.", ("2019", "2020", "2021", "2022"), "2020"),
+        ("22", ("2019", "2020", "2021", "2022"), None),  # two digits alone are a number, not a year
+        ("2023Q3", ("Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023"), "Q3 2023"),
+        ("Growth peaked in 2023q2.", ("Q1 2023", "Q2 2023", "Q3 2023", "Q4 2023"), "Q2 2023"),
+    ],
+)
+def test_apostrophe_years_and_glued_quarters_name_their_label(output, labels, expected):
+    for label in labels:
+        assert grade(output, label, "label", question="When was it highest?", labels=labels).correct is (label == expected), label
