@@ -413,6 +413,24 @@ def _marked_other_category(span: str, question: _Question) -> Reading | None:
     return Reading(_in_question_unit(numbers[0], question), "marker", MEDIUM, head[0][:160])
 
 
+_CONCLUDING = re.compile(
+    r"\s*(?:based\s+on\s+(?:this|that|these|the\s+(?:chart|data|graph))|so|therefore|thus|hence|consequently|in\s+conclusion|overall"
+    r"|donc|ainsi|por\s+(?:lo\s+)?tanto|portanto|quindi|daher|somit|итак|таким\s+образом)\b[,:]?\s|\s*(?:因此|所以|したがって|따라서)",
+    re.IGNORECASE,
+)
+"""The opening of a concluding sentence ("Based on this, …", "Therefore …", "Donc …")."""
+
+
+def _concluded_other_category(visible: str, question: _Question) -> Reading | None:
+    """"…, and France at 42.3%. Based on this, the share for Germany is 38.1%." when France was asked: a concluding last
+    sentence about another category, with its one value, is what the output commits to (as after a marker)."""
+    last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]
+    if not last or not _CONCLUDING.match(last[0]):
+        return None
+    concluded = _marked_other_category(last[0], question)
+    return concluded._replace(rule="committed") if concluded is not None else None
+
+
 def _labelled_result(text: str, question: _Question) -> Reading | None:
     """The last number the output labels with the quantity the question asks ("…, average 34.35.", "a gap of 4.5",
     "2.9 times as expensive" for a "how many times" question), if it names one."""
@@ -629,6 +647,9 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         verdict = _read_bare(lead, reader)
         if verdict.kind != NOTHING:
             return _finish(verdict, reader, "lead", lead)
+    concluded = _concluded_other_category(visible, reader)
+    if concluded is not None:
+        return concluded
     verdict, evidence = _read_committed(tail_window(visible), reader)
     if verdict.kind == ANSWER and answer_type == "number" and _is_listing(_table_of(evidence, visible), reader):
         return Reading(None, "committed", MEDIUM, " ".join(evidence.split())[:160])

@@ -188,18 +188,21 @@ OTHER_MARKER_WINDOW = 4000
 _OTHER_MARKER = re.compile(
     r"(?:\b(?:(?:die\s+)?(?:endg[üu]ltige\s+)?antwort(?:\s+lautet|\s+ist)?|(?:la\s+)?r[ée]ponse(?:\s+finale)?(?:\s+est)?"
     r"|(?:la\s+)?respuesta(?:\s+final)?(?:\s+es)?|(?:la\s+)?risposta(?:\s+finale)?(?:\s+[èe])?|(?:a\s+)?resposta(?:\s+final)?(?:\s+[ée])?"
-    r"|(?:het\s+)?antwoord(?:\s+is)?|(?:окончательный\s+)?ответ)\s*[:：]?"
+    r"|(?:het\s+)?antwoord(?:\s+is)?|(?:окончательный\s+)?ответ|cevap|yan[ıi]t|odpowied[źz]|jawaban|(?:c[âa]u\s+tr[ảa]\s+l[ờo]i|[đd][áa]p\s+[áa]n))\s*[:：]?"
+    r"|(?:الإجابة|الاجابة|الجواب)(?:\s+النهائية)?\s*[:：]|उत्तर\s*[:：]"
     r"|(?:最终)?答案(?:是|为|：|:)|回答(?:：|:|は)|答え(?:は|：|:)|정답(?:은|:|：)|답(?::|：))\s*",
     re.IGNORECASE,
 )
 
 
-_OTHER_MARKER_STEMS = ("antw", "pons", "spue", "spos")
-"""Every ASCII spelling :data:`_OTHER_MARKER` matches holds one of these (antwort, antwoord, reponse, respuesta, risposta, resposta)."""
+_OTHER_MARKER_STEMS = ("antw", "pons", "spue", "spos", "cevap", "yanit", "odpowied", "jawab", "dap an", "cau tra loi")
+"""Every ASCII spelling :data:`_OTHER_MARKER` matches holds one of these (antwort, antwoord, reponse, respuesta, risposta, resposta,
+cevap, yanit, odpowiedz, jawaban, dap an, cau tra loi)."""
 
 
 def _other_language_marker(text: str, start: int) -> int | None:
-    """Where the answer starts after the last marker in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Chinese, Japanese or Korean."""
+    """Where the answer starts after the last marker in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Turkish,
+    Polish, Indonesian, Vietnamese, Arabic, Hindi, Chinese, Japanese or Korean."""
     end = None
     for match in _OTHER_MARKER.finditer(text, start):
         if match.group(0).rstrip()[-1:] in ":：是为はは은" or re.search(r"(?:ist|lautet|est|es|è|é|is)\s*$", match.group(0), re.IGNORECASE):

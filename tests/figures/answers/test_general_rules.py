@@ -54,6 +54,10 @@
   possessive ("the UK's").
 - A year label is also its two digits after an apostrophe ("'22", "’22"), and
   a quarter label also its glued statistical form ("2023Q3").
+- Answer markers in Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi
+  ("Cevap:", "Odpowiedź:", "Jawaban:", "Đáp án:", "الإجابة:", "उत्तर:").
+- A concluding last sentence ("Based on this, …", "Therefore …") about another
+  category with its one value is what the output commits to.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -483,3 +487,20 @@ def test_gaps_margins_and_combined_shares_are_read_as_asked(output, target, ques
 def test_apostrophe_years_and_glued_quarters_name_their_label(output, labels, expected):
     for label in labels:
         assert grade(output, label, "label", question="When was it highest?", labels=labels).correct is (label == expected), label
+
+
+@pytest.mark.parametrize("marker", ["Cevap:", "Odpowiedź:", "Jawaban:", "Đáp án:", "الإجابة:", "उत्तर:"])
+def test_answer_markers_in_more_languages(marker):
+    output = f"2020: 49, 2021: 110, 2022: 161.1. {marker} 161.1"
+    question = "What was the net income in 2021, in billion USD?"
+    labels = ("2020", "2021", "2022")
+    assert grade(output, "161.1", "number", question=question, labels=labels).correct
+    assert not grade(output, "110", "number", question=question, labels=labels).correct
+
+
+def test_a_concluding_sentence_about_another_category_is_the_commitment():
+    labels, question = ("Germany", "France", "Spain"), "What is the share of renewables in France, in %?"
+    wrong = "Germany is shown at 38.1% and France at 42.3%. Based on this, the share for Germany is 38.1%."
+    right = "Germany is shown at 38.1% and France at 42.3%. Therefore the share for France is 42.3%."
+    assert not grade(wrong, "42.3", "number", question=question, labels=labels).correct
+    assert grade(right, "42.3", "number", question=question, labels=labels).correct
