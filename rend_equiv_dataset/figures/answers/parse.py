@@ -425,10 +425,26 @@ def _concluded_other_category(visible: str, question: _Question) -> Reading | No
     """"…, and France at 42.3%. Based on this, the share for Germany is 38.1%." when France was asked: a concluding last
     sentence about another category, with its one value, is what the output commits to (as after a marker)."""
     last = sentences(visible[-LOOK_BACK_REFUSAL:])[-1:]
-    if not last or not _CONCLUDING.match(last[0]):
+    if not last:
+        return None
+    if question.answer_type == "number" and _TRUE_VALUE.search(last[0]):
+        numbers = [n for n in numbers_in(last[0]) if n.role == "answer" and not n.year]
+        if len(numbers) == 1:
+            return Reading(_in_question_unit(numbers[0], question), "committed", MEDIUM, last[0][:160])
+    if not _CONCLUDING.match(last[0]):
         return None
     concluded = _marked_other_category(last[0], question)
     return concluded._replace(rule="committed") if concluded is not None else None
+
+
+_TRUE_VALUE = re.compile(
+    r"\b(?:actual|correct|true|real|right)\s+(?:[^\W\d_]+\s+){0,4}?(?:is|was|would\s+be|should\s+be)\b"
+    r"|\b(?:cifra|valor|dato)\s+(?:correct[oa]|real|verdader[oa])\b|\bvaleur\s+(?:correcte|r[ée]elle)\b|\b(?:richtige|tats[äa]chliche)\s+wert\b"
+    r"|\bvalore\s+(?:corretto|reale)\b|\b(?:valor|n[úu]mero)\s+(?:correto|real)\b",
+    re.IGNORECASE,
+)
+"""A last sentence that states the actual or correct value ("The actual literacy rate is about 80%", "La cifra correcta …
+es 90 millones"): its one number is the commitment, over a value read earlier."""
 
 
 def _labelled_result(text: str, question: _Question) -> Reading | None:

@@ -57,7 +57,9 @@
 - Answer markers in Turkish, Polish, Indonesian, Vietnamese, Arabic and Hindi
   ("Cevap:", "Odpowiedź:", "Jawaban:", "Đáp án:", "الإجابة:", "उत्तर:").
 - A concluding last sentence ("Based on this, …", "Therefore …") about another
-  category with its one value is what the output commits to.
+  category with its one value is what the output commits to, and so is a
+  last sentence stating the actual or correct value ("The actual rate is
+  about 80%", "La cifra correcta … es 90 millones").
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -504,3 +506,17 @@ def test_a_concluding_sentence_about_another_category_is_the_commitment():
     right = "Germany is shown at 38.1% and France at 42.3%. Therefore the share for France is 42.3%."
     assert not grade(wrong, "42.3", "number", question=question, labels=labels).correct
     assert grade(right, "42.3", "number", question=question, labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("The chart shows 73.8% for Morocco; UNESCO puts it closer to 80%. The actual literacy rate is about 80%.", "73.8", False),
+        ("The chart shows 73.8% for Morocco; UNESCO puts it closer to 80%. The actual literacy rate is about 80%.", "80", True),
+        ("Marruecos: 73,8 %. Otras fuentes dan 80 %. La cifra correcta a considerar es 80 %.", "73.8", False),
+        ("Morocco is at 73.8%. That is the correct reading of the bar.", "73.8", True),
+    ],
+)
+def test_a_last_sentence_stating_the_actual_value_commits_to_it(output, target, expected):
+    question = "What was the literacy rate in Morocco in 2018, in %?"
+    assert grade(output, target, "number", question=question, labels=("Morocco", "Algeria")).correct is expected
