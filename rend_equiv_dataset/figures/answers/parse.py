@@ -226,7 +226,12 @@ _FRACTION_QUESTION = re.compile(r"\b(?:fraction|proportion|ratio)\b", re.IGNOREC
 _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
 _FILLER = frozenset("the a an answer is it's its in month year category country label".split())
-_UNIT_WORDS = re.compile(r",\s*in\s+([^?]*)\?\s*$|\(in\s+([^)]*)\)|\bin\s+(thousands?|millions?|billions?|trillions?)\b", re.IGNORECASE)
+_UNIT_WORDS = re.compile(
+    r",\s*in\s+([^?]*)\?\s*$|\(in\s+([^)]*)\)|\bin\s+(thousands?|millions?|billions?|trillions?)\b"
+    r"|\(((?:thousands?|millions?|billions?|trillions?|bn|mn)\b[^)]*)\)",
+    re.IGNORECASE,
+)
+"""The unit a question asks in: ", in bn USD?", "(in thousands)", "in millions", "(million euros)"."""
 _SCALES = {
     "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
     "thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9,
@@ -249,7 +254,7 @@ def question_scale(question: str | None) -> float:
     match = _UNIT_WORDS.search(question)
     if match is None:
         return _other_language_unit(question)
-    words = (match.group(1) or match.group(2) or match.group(3) or "").split()
+    words = (match.group(1) or match.group(2) or match.group(3) or match.group(4) or "").split()
     first = words[0] if words else ""
     scale = _SCALES.get(first, _SCALES.get(first.lower(), 1.0) if len(first) > 1 else 1.0)
     if scale == 1.0 and len(first) > 2:  # "(in Millionen Euro)", "(in milioni)"

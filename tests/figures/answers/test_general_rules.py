@@ -60,6 +60,8 @@
   category with its one value is what the output commits to, and so is a
   last sentence stating the actual or correct value ("The actual rate is
   about 80%", "La cifra correcta … es 90 millones").
+- A unit in parentheses without "in" ("(millions)", "(billion US dollars)")
+  is the unit the question asks in, as "(in millions)" is.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -520,3 +522,18 @@ def test_a_concluding_sentence_about_another_category_is_the_commitment():
 def test_a_last_sentence_stating_the_actual_value_commits_to_it(output, target, expected):
     question = "What was the literacy rate in Morocco in 2018, in %?"
     assert grade(output, target, "number", question=question, labels=("Morocco", "Algeria")).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question"),
+    [
+        ("中国的人口约为14.1亿。", "1412", "What is China's population (millions)?"),
+        ("China's population is about 1.41 billion.", "1412", "What is China's population (millions)?"),
+        ("El PIB de México fue de 1,79 billones de dólares.", "1790", "What was Mexico's GDP in 2023 (billion US dollars)?"),
+        ("グラフによると、訪日外国人旅行者数は2,507万人でした。", "25.07", "How many visitors came in 2023 (millions)?"),
+        ("The company earned 350 million yuan.", "350", "What was the revenue (million yuan)?"),
+    ],
+)
+def test_a_unit_in_parentheses_is_the_unit_asked(output, target, question):
+    assert grade(output, target, "number", question=question).correct
+    assert not grade(output, str(float(target) * 1000), "number", question=question).correct
