@@ -86,7 +86,7 @@ _OR_BETWEEN = re.compile(
     re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
-    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)\s+)?$|介于|在$",
+    r"\b(?:(?:somewhere|anywhere)\s+(?:from|between)|between|about|around|approximately|roughly|somewhere|range\s+of|zwischen|entre|tra|fra|tussen|между|от|soit)\s+(?:(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)\s+)?$|介于|在$",
     re.IGNORECASE,
 )
 _ARTICLE_AFTER = re.compile(r"(?<=\S)\s+(?:the|el|la|los|las|le|les|il|lo|der|die|das|den|dem)$")
@@ -356,7 +356,11 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         if between.strip("() ") in _OPERATORS:  # "(55 + 52) / 2"
             between = between.strip("() ")
         before = text[max(0, left.start - 20):left.start]
-        if between in _OPERATORS:
+        if text[left.end:right.start] == "-" and not _followed_by_operator(text, right.end) and not _EQUALS_AFTER.match(text, right.end) and (
+            _HEDGE_BEFORE.search(before) or (right.percent and not left.percent)
+        ):  # "approximately 60-62%", "in the range of 170-175%": a range written with a hyphen, not a subtraction
+            roles[i] = roles[i + 1] = "hedge"
+        elif between in _OPERATORS:
             roles[i] = roles[i + 1] = "operand"
         elif between in _EQUALS:
             roles[i] = "operand"
@@ -378,6 +382,9 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         # "1月" (January), "3日", "2019年": a date, not a quantity
         judged.append(number._replace(role=roles[i], year=year))
     return judged
+
+
+_EQUALS_AFTER = re.compile(r"\s*[%]?\s*(?:=|≈|equals\b|is\b)")
 
 
 def _followed_by_operator(text: str, end: int) -> bool:

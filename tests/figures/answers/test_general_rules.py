@@ -193,6 +193,8 @@ def test_an_output_that_cannot_tell_which_gives_no_answer(output, expected):
         "Peru'nun ithalatı 14 ila 15 milyar dolar arasında.",
         "Pérou : 14,2 milliards — ou peut-être 16, difficile à lire.",
         "14.2; or perhaps 16",
+        "Approximately 14-16, the bar ends past the gridline.",
+        "In the range of 14-16%.",
     ],
 )
 def test_ranges_and_hedges_in_several_languages_are_no_answer(output):
