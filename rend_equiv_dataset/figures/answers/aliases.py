@@ -67,6 +67,13 @@ REGIONS: tuple[tuple[tuple[str, bool], ...], ...] = (
 )
 """Business regions and their abbreviations (an abbreviation counts only in capitals, ``LatAm`` aside)."""
 
+YES_NO_WORDS: dict[str, tuple[str, ...]] = {
+    "yes": ("ja", "oui", "sí", "si", "sì", "sim", "да", "tak", "evet", "はい", "예"),
+    "no": ("nein", "non", "não", "nee", "нет", "nie", "hayır", "いいえ", "아니요", "아니오"),
+}
+"""Yes and no in German, French, Spanish, Italian, Portuguese, Dutch, Russian, Polish, Turkish, Japanese and Korean
+(not Chinese 是, which is also the copula, nor Arabic and Hindi, whose no is also their not)."""
+
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _KEY = re.compile(r"[^\W_]+")
 
@@ -80,6 +87,7 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
     """(name, counts only in capitals) for each other name of ``label`` (see the module docstring)."""
     names: list[tuple[str, bool]] = []
     key = _key(label)
+    names.extend((word, False) for word in YES_NO_WORDS.get(key, ()))
     for group in REGIONS:
         if any(_key(name) == key for name, _ in group):
             names.extend((name, upper) for name, upper in group if _key(name) != key)

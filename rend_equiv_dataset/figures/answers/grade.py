@@ -42,6 +42,10 @@ class Grade(NamedTuple):
     correct: bool
 
 
+YES_NO = frozenset({"yes", "no"})
+"""Targets of a yes/no question (normalised)."""
+
+
 def target_answer(target: str, answer_type: str, labels: Sequence[str] = ()) -> float | str | None:
     """A target as a number or label; ``None`` if a number target holds no number.
 
@@ -89,6 +93,8 @@ def grade_reading(
     if answer_type not in ANSWER_TYPES:
         raise InputError(f"must be one of {list(ANSWER_TYPES)}, got {answer_type!r}", field="answer_type")
     labels = tuple(labels)
+    if answer_type == "label" and normalize_label(target) in YES_NO and not any(normalize_label(label) in YES_NO for label in labels):
+        labels = ("Yes", "No")  # a yes/no question over a chart's categories: the answer is one of yes and no
     reference = target_answer(target, answer_type, labels)
     if answer_type == "label" and not labels:
         labels = (target,)

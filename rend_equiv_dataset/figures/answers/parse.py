@@ -114,6 +114,9 @@ _STRONG_CORRECTION = re.compile(
     r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi|perd[óo]n|disculpa|revisando|corrigiendo|corrijo|mejor\s+dicho|corrigindo|desculpe|pardon|excusez"
     r"|correctie|bij\s+nader\s+inzien|corre[çc][ãa]o|revendo|d[üu]zelt(?:me|iyorum)|hay[ıi]r|asl[ıi]nda|korekta|poprawka|w[łl]a[śs]ciwie"
     r"|r[äa]ttelse|koreksi|s[ửu]a\s+l[ạa]i"
+    r"|moment(?=\s*[,:!\u2013\u2014-])|warte|pens[áa]ndolo\s+bien|mir[áa]ndolo\s+(?:mejor|bien)|me\s+equivoqu[ée]|espera(?=\s*[,:!])"
+    r"|aspetta|guardando\s+meglio|mi\s+correggo|pensando\s+bem|me\s+enganei|attendez|attends|je\s+me\s+corrige|je\s+rectifie"
+    r"|wacht(?=\s*[,:!])|хотя\s+нет|подожди|ошиб(?:ся|лась)|если\s+присмотреться|przepraszam|pomy[łl]ka|bekle(?=\s*[,:!])"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
     r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|更正|纠正|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|정정|실제로는|사실은|잠깐|تصحيح|في\s+الواقع|सुधार",
     re.IGNORECASE,
@@ -784,7 +787,7 @@ def _yes_no_correction(text: str, question: _Question) -> Reading | None:
     if question.answer_type != "label":
         return None
     table = question.index.keys
-    if "yes" not in table or "no" not in table or len(table) > 8 or len(set(table.values())) != 2:
+    if "yes" not in table or "no" not in table or len(set(table.values())) != 2:
         return None
     keys = {"yes": table["yes"], "no": table["no"]}
     last = None
@@ -797,15 +800,15 @@ def _yes_no_correction(text: str, question: _Question) -> Reading | None:
 
 def _after_correction(after: str, question: _Question) -> Reading | None:
     """The answer a correction after the last marker commits to ("Answer: 30.5? No, 42.7."), if it gives one."""
-    point = 0
-    for match in _STRONG_CORRECTION.finditer(after, 0, min(len(after), 4 * SPAN)):
-        point = match.end()
-    if not point:
-        return None
-    verdict, evidence = _read_committed(after[point:point + SPAN], question)
-    if verdict.kind != ANSWER:
-        return None
-    return _finish(verdict, question, "corrected-marker", evidence)
+    points = [match.end() for match in _STRONG_CORRECTION.finditer(after, 0, min(len(after), 4 * SPAN))]
+    for position, point in enumerate(reversed(points)):
+        verdict, evidence = _read_committed(after[point:point + SPAN], question)
+        if verdict.kind == ANSWER:
+            return _finish(verdict, question, "corrected-marker", evidence)
+        if position or after[point:].strip(" .!\n"):
+            return None  # what follows the last correction says no answer
+        # the last "correction" ends the output ("… так что ответ — нет."): the one before it decides
+    return None
 
 
 class Verdict(NamedTuple):

@@ -62,6 +62,10 @@
   about 80%", "La cifra correcta … es 90 millones").
 - A unit in parentheses without "in" ("(millions)", "(billion US dollars)")
   is the unit the question asks in, as "(in millions)" is.
+- A yes/no target over a chart's category labels is graded against yes and
+  no, which are also their words in eleven languages (ja, oui, sì, да, はい …).
+- Corrections in more languages: "Moment, …", "pensándolo bien", "guardando
+  meglio", "хотя нет", "przepraszam, pomyłka", "je me corrige".
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -539,3 +543,38 @@ def test_a_last_sentence_stating_the_actual_value_commits_to_it(output, target, 
 def test_a_unit_in_parentheses_is_the_unit_asked(output, target, question):
     assert grade(output, target, "number", question=question).correct
     assert not grade(output, str(float(target) * 1000), "number", question=question).correct
+
+
+YEARS_3 = ("2012", "2017", "2022")
+
+
+@pytest.mark.parametrize(
+    ("output", "target"),
+    [
+        ("To check, 53% > 50%, so a majority is satisfied.\n\nAnswer: Yes", "Yes"),
+        ("Risposta: sì. Anzi no: guardando meglio, il valore del 2022 è inferiore, quindi la risposta è no.", "No"),
+        ("Ответ: да. Хотя нет, если присмотреться, столбец 2022 года ниже, так что ответ — нет.", "No"),
+        ("答え：いいえ。", "No"),
+        ("Antwort: ja.", "Yes"),
+    ],
+)
+def test_a_yes_no_target_is_graded_against_yes_and_no(output, target):
+    question = "Was the value in 2022 higher than in 2012?"
+    assert grade(output, target, "label", question=question, labels=YEARS_3).correct
+    other = "No" if target == "Yes" else "Yes"
+    assert not grade(output, other, "label", question=question, labels=YEARS_3).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "wrong"),
+    [
+        ("Antwort: 30,5 %. Moment, ich habe die falsche Säule abgelesen – für Frankreich sind es 42,7 %.", "42.7", "30.5"),
+        ("Respuesta: 42,7 %. Aunque, pensándolo bien, esa es la barra de Chile; para Francia sería 30,5 %.", "30.5", "42.7"),
+        ("Odpowiedź: 7,3%. Przepraszam, pomyłka — wartość wynosi 6,5%.", "6.5", "7.3"),
+        ("Réponse : 30,5 %. Je me corrige : c'est 42,7 %.", "42.7", "30.5"),
+    ],
+)
+def test_corrections_in_more_languages_supersede_the_marker(output, target, wrong):
+    question = "What share of French adults read a book every week (%)?"
+    assert grade(output, target, "number", question=question).correct
+    assert not grade(output, wrong, "number", question=question).correct
