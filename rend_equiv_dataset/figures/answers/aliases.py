@@ -9,7 +9,8 @@
   names of :data:`TERRITORY_LANGUAGES`): ``Fransa``, ``فرنسا``, ``Estados Unidos``, ``イギリス``;
   world regions CLDR names too: ``Lateinamerika``, ``欧洲``, ``Amérique du Nord``.
 - **Everyday country names** ISO does not list (:data:`COLLOQUIAL`: ``Britain``,
-  ``UK``, ``America``, ``Holland``, ``Russia`` …) and **business regions**
+  ``UK``, ``America``, ``Holland``, ``Russia``, ``Ivory Coast``, ``DR Congo`` …), the World Bank's
+  inverted names (``Korea, Rep.``, ``Congo, Dem. Rep.``, ``Egypt, Arab Rep.``) and **business regions**
   (:data:`REGIONS`: ``APAC`` for Asia-Pacific, ``LatAm``, ``EMEA``, ``MEA``).
 - **Chinese labels** in pinyin (``pypinyin``): ``北京`` is also ``Beijing``.
 - **Cities** by CLDR's names of the time zones' exemplar cities in English and
@@ -53,7 +54,13 @@ COLLOQUIAL: dict[str, tuple[str, ...]] = {
     "AE": ("UAE", "U.A.E.", "Emirates"),
     "SA": ("KSA", "Saudi"),
     "CZ": ("Czech Republic",),
-    "TR": ("Turkey",),
+    "TR": ("Turkey", "Turkiye"),
+    "CI": ("Ivory Coast",),
+    "CD": ("DR Congo", "DRC", "D.R. Congo", "Congo-Kinshasa"),
+    "CG": ("Congo-Brazzaville",),
+    "LA": ("Lao PDR", "Laos"),
+    "SK": ("Slovak Republic",),
+    "KG": ("Kyrgyz Republic",),
 }
 """Everyday names ISO 3166 does not give, by alpha-2 code."""
 
@@ -63,7 +70,7 @@ REGIONS: tuple[tuple[tuple[str, bool], ...], ...] = (
     (("Middle East and Africa", False), ("Middle East & Africa", False), ("MEA", True)),
     (("Europe, Middle East and Africa", False), ("EMEA", True)),
     (("North America", False), ("NAM", True), ("NA", True)),
-    (("European Union", False), ("EU", True)),
+    (("European Union", False), ("EU", True), ("EU-27", False), ("EU27", False), ("EU-28", False)),
 )
 """Business regions and their abbreviations (an abbreviation counts only in capitals, ``LatAm`` aside)."""
 
@@ -184,6 +191,26 @@ def _language_names() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
     return _one_name_each(named)
 
 
+@lru_cache(maxsize=8192)
+def rival_names(label: str) -> tuple[str, ...]:
+    """English names of other countries that hold one of a country label's one-word names (``North Korea`` for
+    ``Korea, Rep.``, ``Equatorial Guinea`` for ``Guinea``): a mention of them is not a mention of the label."""
+    country = _country(label)
+    if country is None:
+        return ()
+    code = getattr(country, "alpha_2", "")
+    single = {_key(name) for name, _ in (*other_names(label), (label, False)) if len(_KEY.findall(name.casefold())) == 1}
+    return tuple(name for territory, name in _english_territories().items()
+                 if territory != code and single & set(_KEY.findall(name.casefold())))
+
+
+@lru_cache(maxsize=1)
+def _english_territories() -> dict[str, str]:
+    from babel import Locale
+
+    return {code: name for code, name in Locale.parse("en").territories.items() if len(code) == 2 and code.isalpha()}
+
+
 def _country(label: str) -> object | None:
     """The pycountry country a label names, or ``None`` (``Russia`` and ``UK`` through :data:`COLLOQUIAL`)."""
     import pycountry
@@ -194,11 +221,31 @@ def _country(label: str) -> object | None:
     for code, names in COLLOQUIAL.items():
         if any(_key(name) == _key(text) for name in names):
             return pycountry.countries.get(alpha_2=code)
-    try:
-        return pycountry.countries.lookup(text)
-    except LookupError:
-        other = _territory_codes().get(_key(text))  # a label in another language: "مصر", "Allemagne"
-        return pycountry.countries.get(alpha_2=other) if other else None
+    for name in (text, *_uninverted(text)):
+        try:
+            return pycountry.countries.lookup(name)
+        except LookupError:
+            continue
+    other = _territory_codes().get(_key(text))  # a label in another language: "مصر", "Allemagne"
+    return pycountry.countries.get(alpha_2=other) if other else None
+
+
+_INVERTED_TAILS = {
+    "rep": "Republic of", "dem rep": "The Democratic Republic of the", "islamic rep": "Islamic Republic of",
+    "arab rep": "", "rb": "Bolivarian Republic of", "the": "", "fed sts": "Federated States of", "dem people s rep": "Democratic People's Republic of",
+}
+"""The World Bank's inverted qualifiers ("Korea, Rep.", "Congo, Dem. Rep.", "Egypt, Arab Rep.", "Gambia, The") as ISO 3166 writes them."""
+
+
+def _uninverted(name: str) -> tuple[str, ...]:
+    """ISO 3166 spellings of a World Bank country name with an inverted qualifier, or none."""
+    head, comma, tail = name.partition(",")
+    if not comma:
+        return ()
+    qualifier = _INVERTED_TAILS.get(" ".join(re.findall(r"[^\W\d_]+", tail.casefold())))
+    if qualifier is None:
+        return ()
+    return (f"{head.strip()}, {qualifier}", head.strip()) if qualifier else (head.strip(),)
 
 
 @lru_cache(maxsize=1)

@@ -38,6 +38,8 @@ from typing import NamedTuple
 
 MAX_TOKENS = 8
 """Longest label, in word tokens, that is recognised."""
+NOT_A_LABEL = "\x00"
+"""The index's value for a name that holds a label's word but names something else (``North Korea``)."""
 
 _CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _TOKEN = re.compile(rf"[{_CJK_CHARS}]|[^\W_{_CJK_CHARS}]+(?:'(?:s|t|re|ve|ll|d|m)(?![^\W_]))?")
@@ -281,7 +283,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
     :func:`~rend_equiv_dataset.figures.answers.aliases.other_names` knows for
     it (country names, codes and translations, region abbreviations, pinyin).
     """
-    from rend_equiv_dataset.figures.answers.aliases import other_names
+    from rend_equiv_dataset.figures.answers.aliases import other_names, rival_names
 
     years = bool(labels) and all(re.fullmatch(r"(?:19|20)\d\d", label.strip()) for label in labels)
     keys: dict[str, str] = {}
@@ -314,6 +316,12 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
         longest = max(longest, 3)  # "fiscal year 2020" is three tokens
     if any(_quarter([_low(t) for t in _TOKEN.findall(label)]) for label in labels):
         longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
+    for label in labels:  # "North Korea" is not "Korea, Rep.": other countries' names holding a label's word are stop words
+        for rival in rival_names(label):
+            rival_tokens = [_low(t) for t in _TOKEN.findall(rival)]
+            for key in _keys(rival_tokens, years):
+                keys.setdefault(key, NOT_A_LABEL)
+            longest = max(longest, len(rival_tokens))
     exact = {"".join(_low(t) for t in _TOKEN.findall(label)): label for label in labels}
     for key in clashes:
         if key in exact:
@@ -395,6 +403,9 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
             i += 1
             continue
         label, n, key = hit
+        if label == NOT_A_LABEL:
+            i += n
+            continue
         start, end = tokens[i][1], tokens[i + n - 1][2]
         written = text[start:end]
         bare = written.removesuffix("'s").removesuffix("\u2019s")  # "the UK's": the code in capitals, then a possessive

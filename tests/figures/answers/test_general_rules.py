@@ -66,6 +66,10 @@
   no, which are also their words in eleven languages (ja, oui, sì, да, はい …).
 - Corrections in more languages: "Moment, …", "pensándolo bien", "guardando
   meglio", "хотя нет", "przepraszam, pomyłka", "je me corrige".
+- World Bank country names match their country ("Korea, Rep.", "Congo, Dem.
+  Rep.", "Egypt, Arab Rep."), as do Ivory Coast, DR Congo and EU-27; another
+  country's name that holds a label's word ("North Korea", "Equatorial
+  Guinea") is not a mention of the label.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -578,3 +582,24 @@ def test_corrections_in_more_languages_supersede_the_marker(output, target, wron
     question = "What share of French adults read a book every week (%)?"
     assert grade(output, target, "number", question=question).correct
     assert not grade(output, wrong, "number", question=question).correct
+
+
+WORLD_BANK = ("Korea, Rep.", "Congo, Dem. Rep.", "Egypt, Arab Rep.", "Côte d'Ivoire", "EU-27")
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("South Korea has the lowest fertility rate, at 0.78.", "Korea, Rep."),
+        ("The lowest rate belongs to the Republic of Korea.", "Korea, Rep."),
+        ("North Korea has the lowest fertility rate in the chart.", None),
+        ("The Democratic Republic of the Congo is lowest.", "Congo, Dem. Rep."),
+        ("Egypt is lowest.", "Egypt, Arab Rep."),
+        ("Ivory Coast is lowest.", "Côte d'Ivoire"),
+        ("The European Union is lowest.", "EU-27"),
+    ],
+)
+def test_world_bank_names_and_rival_names(output, expected):
+    question = "Which has the lowest rate?"
+    for label in WORLD_BANK:
+        assert grade(output, label, "label", question=question, labels=WORLD_BANK).correct is (label == expected), label
