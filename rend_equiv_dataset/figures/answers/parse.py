@@ -381,6 +381,14 @@ def _aggregate_before(kind: str) -> re.Pattern[str]:
 
 _WRITTEN_FRACTION = re.compile(r"(?<![\d.,/])(\d{1,3})\s?/\s?(\d{1,3})(?![\d.,/])(?!\s*[=≈+*×-])")
 """A fraction written with a slash ("1/4") and not an operation carried on, read under a question asking a fraction."""
+_SMALL_COUNTS = {word: float(i) for i, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if i}
+_ONE_IN = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})\s+(?:in|out\s+of)\s+(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3})\b"
+    r"(?!\s*(?:%|per\s*cent))",
+    re.IGNORECASE,
+)
+"""A share written as a count in every so many ("one in three adults", "nine out of ten"), read in percent."""
 _TIMES_AFTER = re.compile(r"\s?(?:times\b|[x×](?![^\W\d_])|fois\b|mal\b|veces\b|volte\b|vezes\b|раза?\b|倍)", re.IGNORECASE)
 """After a number that answers a "how many times" or ratio question: ``2.9 times as expensive``, ``2.4x``, ``3倍``."""
 
@@ -1011,6 +1019,12 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         if ratio is not None and float(terms[1]) != 0:
             value = float(terms[0]) / float(terms[1])
             return Verdict(ANSWER, Number(value, 1.0, False, ratio.start(), ratio.end()))
+    if question.percent:
+        share = _ONE_IN.search(piece)
+        if share is not None:  # "about one in three adults", "nine out of ten": a share in percent
+            ones, every = (_SMALL_COUNTS.get(g.lower()) or float(g) for g in share.groups())
+            if every:
+                return Verdict(ANSWER, Number(100 * ones / every, 1.0, True, share.start(), share.end()))
     if question.fraction:
         written = _WRITTEN_FRACTION.search(piece)
         if written is not None and float(written.group(2)) != 0:  # "1/4" for "what fraction …?"

@@ -70,6 +70,8 @@
   Rep.", "Egypt, Arab Rep."), as do Ivory Coast, DR Congo and EU-27; another
   country's name that holds a label's word ("North Korea", "Equatorial
   Guinea") is not a mention of the label.
+- Under a question in percent, a count in every so many ("one in three
+  adults", "nine out of ten") is that share in percent.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -603,3 +605,16 @@ def test_world_bank_names_and_rival_names(output, expected):
     question = "Which has the lowest rate?"
     for label in WORLD_BANK:
         assert grade(output, label, "label", question=question, labels=WORLD_BANK).correct is (label == expected), label
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("About one in three adults said they use TikTok.", "33", True),
+        ("Nearly nine in ten Nigerians say religion is very important.", "88", True),
+        ("3 out of 4 respondents agreed.", "75", True),
+        ("3 out of 4 respondents agreed.", "3", False),
+    ],
+)
+def test_a_count_in_every_so_many_is_a_share_in_percent(output, target, expected):
+    assert grade(output, target, "number", question="What share of adults agreed (%)?").correct is expected
