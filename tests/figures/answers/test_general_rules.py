@@ -72,6 +72,8 @@
   Guinea") is not a mention of the label.
 - Under a question in percent, a count in every so many ("one in three
   adults", "nine out of ten") is that share in percent.
+- A JSON key ``final_answer`` (or ``correct_answer``) is a marker: it supersedes
+  a first guess before it.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -618,3 +620,15 @@ def test_world_bank_names_and_rival_names(output, expected):
 )
 def test_a_count_in_every_so_many_is_a_share_in_percent(output, target, expected):
     assert grade(output, target, "number", question="What share of adults agreed (%)?").correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ('{"first_guess": 30.5, "final_answer": 42.7}', "42.7", True),
+        ('{"first_guess": 42.7, "final_answer": 30.5}', "42.7", False),
+        ("{'reading': 42.7, 'correct_answer': 30.5}", "30.5", True),
+    ],
+)
+def test_a_final_answer_key_is_a_marker(output, target, expected):
+    assert grade(output, target, "number", question="What share uses the internet daily (%)?").correct is expected
