@@ -231,7 +231,7 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if hit < 0:
             break
         position = hit
-        if hit > 0 and (lowered[hit - 1].isalnum() or lowered[hit - 1] == "_") and not _FINAL_KEY.search(lowered, max(0, hit - 7), hit):
+        if hit > 0 and (lowered[hit - 1].isalnum() or lowered[hit - 1] == "_") and not _FINAL_KEY.search(lowered, max(0, hit - 9), hit):
             continue  # "reanswer", "my_answer"; but a JSON key "final_answer" is a marker
         final = _FINAL.search(lowered, max(0, hit - 12), hit)
         match = (_AFTER_FINAL if final else _AFTER_ANSWER).match(lowered, hit)
