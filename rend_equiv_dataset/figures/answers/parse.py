@@ -330,7 +330,7 @@ _DECREASE_QUESTION = re.compile(
 
 
 _AGGREGATE_QUESTION = re.compile(
-    r"\b(average|mean|median|total|sum|combined|difference|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+"
+    r"\b(average|mean|median|total|sum|combined|cumulative|difference|durchschnitt\w*|mittelwert|moyenne|promedio|media|m[ée]dia|средн\w+"
     r"|summe|gesamt\w*|somme|suma|soma|итог\w*|unterschied|differenz|diff[ée]rence|[ée]cart|diferen[cç]a|differenza|разниц\w+)\b"
     r"|(平均|合计|合計|总计|總計|差)",
     re.IGNORECASE,
@@ -339,7 +339,7 @@ _AGGREGATE_KINDS = {
     "average": "average", "mean": "average", "durchschnitt": "average", "mittelwert": "average", "moyenne": "average",
     "promedio": "average", "media": "average", "média": "average", "medìa": "average", "средн": "average", "平均": "average",
     "median": "median",
-    "total": "total", "sum": "total", "combined": "total", "summe": "total", "gesamt": "total", "somme": "total", "suma": "total", "soma": "total",
+    "total": "total", "sum": "total", "combined": "total", "cumulative": "total", "summe": "total", "gesamt": "total", "somme": "total", "suma": "total", "soma": "total",
     "итог": "total", "合计": "total", "合計": "total", "总计": "total", "總計": "total",
 }
 _AGGREGATE_WORDS = {
@@ -375,6 +375,17 @@ def _aggregate_before(kind: str) -> re.Pattern[str]:
         r"|beträgt|betrug|liegt\s+bei|est\s+de|était\s+de|de|es\s+de|fue\s+de|è\s+di|di|é\s+de|foi\s+de|составляет|составила|составил)"
         r"(?:\s+(?:thus|therefore|so|then|donc|quindi|entonces|portanto))?)?\s*[:=：]?\s*"
         r"(?:(?:about|around|approximately|roughly|rund|etwa|environ|aproximadamente|circa|cerca\s+de|около|约|約|~|≈)\s*)?[$€£¥]?\s?$",
+        re.IGNORECASE,
+    )
+
+
+@lru_cache(maxsize=16)
+def _aggregate_after(kind: str) -> re.Pattern[str]:
+    """The asked quantity named right after its number: "a 16-point gap", "a 4.5 percentage point margin", "54.5 on average"."""
+    return re.compile(
+        r"\s?(?:%|-?\s?(?:percentage[\s-]points?|points?|pp|p\.p\.|pts?)\b)?[ \t\u00a0-]+"
+        rf"(?:(?:{_AGGREGATE_WORDS[kind]})\b|on\s+(?:average|aggregate))" if kind != "difference" else
+        r"\s?(?:%|-?\s?(?:percentage[\s-]points?|points?|pp|p\.p\.|pts?)\b)?[ \t\u00a0-]+(?:gap|margin|difference|spread|lead)\b",
         re.IGNORECASE,
     )
 
@@ -478,10 +489,12 @@ def _labelled_result(text: str, question: _Question) -> Reading | None:
     if question.unit and not question.percent:
         found = [n for n in found if not n.percent]  # "grew 8.5%, i.e. by 2.4 bn USD": a share is not the amount in the unit asked
     found.sort(key=lambda n: n.start)
+    named_after = (_aggregate_after(question.aggregate_kind)
+                   if question.aggregate_kind and not (question.percent and question.aggregate_kind == "total") else None)  # "% of total sales"
     for number in found:
         if pattern is not None and pattern.search(window, max(0, number.start - 40), number.start) or (
             question.ratio and _TIMES_AFTER.match(window, number.end)
-        ):
+        ) or (named_after is not None and named_after.match(window, number.end)):
             chosen = number
     if chosen is None and words is not None:  # named further before, and stated: "The average of 2021 (51.2) and 2022 (57.8) is 54.5"
         for number in found:

@@ -74,6 +74,9 @@
   adults", "nine out of ten") is that share in percent.
 - A JSON key ``final_answer`` (or ``correct_answer``) is a marker: it supersedes
   a first guess before it.
+- The asked quantity named right after its number ("a 16-point gap", "a 4.5
+  percentage point margin") labels it as the answer; "cumulative" asks a total
+  (but a percentage "of total sales" is not the total).
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -632,3 +635,18 @@ def test_a_count_in_every_so_many_is_a_share_in_percent(output, target, expected
 )
 def test_a_final_answer_key_is_a_marker(output, target, expected):
     assert grade(output, target, "number", question="What share uses the internet daily (%)?").correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question"),
+    [
+        ("Women in Niger: 27%, compared with 43% among men, a 16-point gap.", "16",
+         "What is the gap between male and female literacy in Niger (percentage points)?"),
+        ("China added 75.9 GW in 2023. The cumulative total reached 441 GW.", "441",
+         "What was China's cumulative installed wind capacity in 2023 (GW)?"),
+        ("Online sales were 190 million out of a 500 million total, which works out to 38% of all sales.", "38",
+         "What percentage of total sales came from online channels (in %)?"),
+    ],
+)
+def test_the_quantity_named_after_its_number(output, target, question):
+    assert grade(output, target, "number", question=question, labels=("2022", "2023", "Niger", "Online")).correct
