@@ -74,7 +74,7 @@ _NUMBER = re.compile(
 _OPERATORS = frozenset({"-", "+", "*", "/", "x", "×", "÷", "minus", "plus", "times", "divided by", "multiplied by", "over"})
 _EQUALS = frozenset({"=", "≈", "~", "~=", "equals", "is equal to", "gives", "makes"})
 _YEAR_BEFORE = re.compile(
-    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|fiscal|en|em|im|seit|depuis|desde)|[,(/])\s*$",
+    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|fiscal|en|em|im|seit|depuis|desde|voor|van|f[üu]r|pour|para|per|del|nel|dal|w|za)|[,(/])\s*$",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = TailPattern(re.compile(

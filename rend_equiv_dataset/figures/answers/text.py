@@ -164,7 +164,8 @@ _FINAL_KEY = re.compile(r"[\"'{,\s](?:final|correct)_$")
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
 _SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
 _GO_WITH = re.compile(
-    r"\b(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with|say)\b\s*:?\s*"
+    r"\b(?:(?:i(?:'ll|\s+will|'d|\s+would)|i'm|i\s+am|let's|let\s+us)\s+(?:go(?:ing)?\s+with|settle\s+(?:on|for)|stick(?:ing)?\s+with|say)"
+    r"|me\s+quedo\s+con|je\s+retiens|je\s+garde|ich\s+bleibe\s+bei|resto\s+con|rimango\s+su|fico\s+com|остановлюсь\s+на)\b\s*:?\s*"
 )
 """A first-person commitment ("I'll go with 9.8", "I'd settle on 50", "I'd say Dubai"): the answer follows, as after a marker."""
 _HEADING_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:(?:final|the)[ \t]+)?$")

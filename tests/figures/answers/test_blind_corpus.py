@@ -28,6 +28,11 @@ outputs) was frozen after that and run once on the reader as it stands: 0.919,
 verbose 0.932, chain of thought 0.962, 2.70% false accepts (the reader before this
 round: 0.906); the correction words its rows use (Dutch, Portuguese, Arabic, Korean,
 Turkish) were then added, so its thresholds are what the reader reaches: 0.930.
+The fourth pass raised D to H, studied, to 0.967, 0.952, 0.946, 0.955 and 0.954 before
+corpus I was read. Corpus I (654 outputs) was frozen and first run then: 0.861 on the
+reader as the pass started, 0.865 with the pass's first rules
+(``blind/corpus_i_first_run.txt``); the pass then worked on I's classes, so its
+thresholds are what the reader reaches: 0.934.
 """
 
 from __future__ import annotations
@@ -49,11 +54,12 @@ THRESHOLDS = {
     "corpus_a": (0.95, 0.90, 0.90, 0.90, 0.02, 600),
     "corpus_b": (0.973, 0.926, 0.977, 1.0, 0.0, 600),  # reached: 0.9740 overall, multilingual 0.927, verbose 0.978, no false accept
     "corpus_c": (0.98, 0.92, 0.92, 1.0, 0.005, 600),  # first blind run: 0.981 overall, verbose 0.929, 3 false accepts of 630
-    "corpus_d": (0.958, 0.926, 0.926, 0.993, 0.008, 640),  # first blind run 0.901; reached after its classes: 0.958, verbose 0.926
-    "corpus_e": (0.944, 0.899, 0.943, 0.976, 0.012, 700),  # first blind run 0.916; reached after its classes: 0.945, multilingual 0.899
-    "corpus_f": (0.928, 0.837, 0.934, 0.977, 0.017, 670),  # first blind run 0.911; reached after its classes: 0.928, markdown 0.837
-    "corpus_g": (0.937, 0.875, 0.915, 1.0, 0.01, 620),  # first blind run 0.920 (verbose 0.874, 17 false accepts); reached: 0.938
-    "corpus_h": (0.93, 0.842, 0.932, 0.962, 0.02, 620),  # first blind run 0.919 (17 false accepts); with its correction words: 0.930
+    "corpus_d": (0.967, 0.938, 0.938, 0.993, 0.005, 640),  # first blind run 0.901; reached after its classes: 0.967, verbose 0.939
+    "corpus_e": (0.951, 0.911, 0.954, 0.982, 0.01, 700),  # first blind run 0.916; reached after its classes: 0.952, multilingual 0.912
+    "corpus_f": (0.946, 0.89, 0.934, 0.977, 0.008, 670),  # first blind run 0.911; reached after its classes: 0.946, terse 0.890
+    "corpus_g": (0.955, 0.919, 0.939, 1.0, 0.007, 620),  # first blind run 0.920 (verbose 0.874, 17 false accepts); reached: 0.955
+    "corpus_h": (0.955, 0.878, 0.951, 0.962, 0.015, 620),  # first blind run 0.919 (17 false accepts); reached: 0.956, markdown 0.878
+    "corpus_i": (0.934, 0.846, 0.949, 0.954, 0.01, 650),  # first blind run 0.861 (the reader before the round; 0.865 with its first rules)
 }
 
 
@@ -113,6 +119,9 @@ def test_every_correction_row_is_read_as_the_correction(name):
 
 
 CORRECTION_MISSES = {
+    "i-0411": "Chinese 是/否 are not yes and no to the reader (是 is also the copula), so the corrected 否 is not read",
+    "i-0443": "the correction names 'das Vereinigte Königreich': the CLDR name is 'Vereinigtes Königreich', and German "
+              "adjective endings are not folded, so the corrected label is not found",
     "e-0255": "the correction re-assigns 98 to Санкт-Петербург and gives Moscow as 'в Москве': city names in Russian case "
               "forms are no alias the reader knows, so the first number after the correction is read",
 }

@@ -77,6 +77,9 @@
 - The asked quantity named right after its number ("a 16-point gap", "a 4.5
   percentage point margin") labels it as the answer; "cumulative" asks a total
   (but a percentage "of total sales" is not the total).
+- First-person commitments in other languages ("Me quedo con 133,5 %", "je
+  retiens", "ich bleibe bei") are where the answer is; a year after a
+  preposition in Dutch, German, French, Spanish or Italian ("voor 2020") is a date.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -650,3 +653,16 @@ def test_a_final_answer_key_is_a_marker(output, target, expected):
 )
 def test_the_quantity_named_after_its_number(output, target, question):
     assert grade(output, target, "number", question=question, labels=("2022", "2023", "Niger", "Online")).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("La inflación fue del 133,5 %... no, espera, esa cifra es de 2022; fue del 211,4 %. Me quedo con 133,5 %.", "211.4", False),
+        ("La inflación fue del 133,5 %... no, espera, esa cifra es de 2022; fue del 211,4 %. Me quedo con 133,5 %.", "133.5", True),
+        ("Nee, wacht: dat is het cijfer voor 2020; in 2023 was het 211,4 procent.", "211.4", True),
+    ],
+)
+def test_commitments_and_dated_years_in_other_languages(output, target, expected):
+    question = "What was Argentina's inflation rate in 2023 (%)?"
+    assert grade(output, target, "number", question=question, labels=("2020", "2022", "2023")).correct is expected
