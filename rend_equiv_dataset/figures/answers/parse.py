@@ -167,8 +167,8 @@ _POLARITY = re.compile(
 )
 _THAN = re.compile(r"\b(?:than|que|als|che|чем)\b|\b(?:exceeds?|surpass(?:es)?|outperforms?|tops|trails?|behind|below|above|ahead\s+of)\b", re.IGNORECASE)
 _TRAILING = re.compile(
-    r"\b(?:ahead\s+of|followed\s+by|trailed\s+by|devant|suivie?s?\s+(?:de|par)|seguid[oa]s?\s+(?:de|por)|por\s+delante\s+de"
-    r"|(?:bem\s+)?[àa]\s+frente\s+d[eoa]s?|davanti\s+a|seguit[oaie]\s+da|gefolgt\s+von|gevolgd\s+door|далее\s+следу\w*"
+    r"\b(?:ahead\s+of|followed\s+by|trailed\s+by|devant|suivie?s?\s+(?:de|par)|seguid[oa]s?\s+(?:de|por|pel[oa]s?)|por\s+delante\s+de"
+    r"|(?:bem\s+)?[àa]\s+frente\s+d[eoa]s?|davanti\s+a|seguit[oaie]\s+da(?:l|lla|llo|i|gli|lle)?|gefolgt\s+von|gevolgd\s+door|далее\s+следу\w*"
     r"|за\s+ним\w*\s+следу\w*|опережая|ardından|onu\s+takip)\b|其次|紧随其后|次いで|に続(?:き|いて)|그\s*다음|뒤를\s*이어|تليها|يليها|تليه|يليه",
     re.IGNORECASE,
 )

@@ -428,6 +428,7 @@ PARTNERS = ("Germany", "Italy", "Belgium", "Spain", "United States")
         "Germany is first, ahead of Italy, Belgium and Spain.",
         "Le premier client est l'Allemagne, avec 14 %, devant l'Italie, la Belgique et l'Espagne.",
         "El principal destino es Alemania, seguida de Italia y Bélgica.",
+        "Il primo partner è la Germania (14 %), seguita dalla Spagna e dal Belgio.",
         "O principal destino foi a Alemanha, bem à frente dos Estados Unidos e da Itália.",
         "Крупнейший партнёр — Германия, далее следуют Италия и Бельгия.",
         "最大的伙伴是德国，其次是意大利和比利时。",
