@@ -1183,6 +1183,11 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
         found = [m for m in found if m.label not in question.qualifiers]  # "in the 2023 series Peru's bar ...": 2023 is context
     if not found:
         return Verdict(NOTHING)
+    only = _SECOND_ONLY.search(piece) if question.polarity else None
+    if only is not None:  # "the second-highest share, behind only the United States": the one named is the extreme
+        after = [m for m in found if only.end() <= m.start <= only.end() + 6]
+        if after:
+            return Verdict(ANSWER, after[0].label, True)
     chain = _ordering_chain(piece, found)
     if chain is not None:
         return Verdict(ANSWER, chain[0] if question.polarity >= 0 else chain[-1], True)
@@ -1241,6 +1246,11 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
 
 
+_SECOND_ONLY = re.compile(
+    r"\b(?:second\s+only\s+to|behind\s+only|trailing\s+only|only\s+behind|surpassed\s+only\s+by|topped\s+only\s+by)\s+(?:the\s+)?",
+    re.IGNORECASE,
+)
+"""A runner-up named against the one item ahead of it ("second only to China", "behind only the United States")."""
 _UNIVERSAL = re.compile(r"\b(?:every|each|all)\b(?:\s+(?:other|the|of\s+the))*\s+[^\W\d_]+(?:\s+(?:except|but|apart\s+from|other\s+than)\s+)?", re.IGNORECASE)
 
 

@@ -80,6 +80,8 @@
 - First-person commitments in other languages ("Me quedo con 133,5 %", "je
   retiens", "ich bleibe bei") are where the answer is; a year after a
   preposition in Dutch, German, French, Spanish or Italian ("voor 2020") is a date.
+- A runner-up named against the one item ahead of it ("second only to China",
+  "behind only the United States") names that item as the extreme.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -667,3 +669,16 @@ def test_the_quantity_named_after_its_number(output, target, question):
 def test_commitments_and_dated_years_in_other_languages(output, target, expected):
     question = "What was Argentina's inflation rate in 2023 (%)?"
     assert grade(output, target, "number", question=question, labels=("2020", "2022", "2023")).correct is expected
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "The United Kingdom spends the second-highest share, 2.2% of GDP, behind only the United States at 3.4%.",
+        "France is second only to the United States.",
+    ],
+)
+def test_a_runner_up_names_the_extreme_ahead_of_it(output):
+    labels = ("United States", "United Kingdom", "France")
+    for label in labels:
+        assert grade(output, label, "label", question="Which country spent the most?", labels=labels).correct is (label == "United States")
