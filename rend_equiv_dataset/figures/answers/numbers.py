@@ -115,6 +115,7 @@ class Number(NamedTuple):
     end: int
     role: str = "answer"
     year: bool = False
+    measure: tuple[str, float] | None = None  # a unit of measure written after it: ("W", 1e9) for "GW" (:func:`measure_at`)
 
     @property
     def standalone(self) -> bool:
@@ -215,7 +216,8 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
         return None
     plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct") or match.group("times"))
     year = plain and re.fullmatch(r"(?:19|20)\d\d", match.group("digits")) is not None
-    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year)
+    measure = measure_at(text, end) if scale == 1.0 and not match.group("pct") else None
+    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year, measure)
 
 
 _WORDED_DECREASE = TailPattern(re.compile(
@@ -332,6 +334,33 @@ def scale_word_after(text: str, end: int) -> tuple[float, int, bool] | None:
 
 _SHORT_SCALE_AFTER = re.compile(r"[ \u00a0](M|B|bn|mn|mln|million|billion)\b")
 """An English scale word or letter after ``thousand`` ("1.2 thousand M EUR")."""
+
+
+_PREFIXES = {"k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "m": 1e-3, "c": 1e-2,
+             "kilo": 1e3, "mega": 1e6, "giga": 1e9, "tera": 1e12, "milli": 1e-3, "centi": 1e-2}
+_MEASURE_WORDS = {"watt-hour": "Wh", "watt hour": "Wh", "watthour": "Wh", "watt": "W", "metre": "m", "meter": "m", "gram": "g",
+                  "gramme": "g", "tonne": "t", "ton": "t"}
+_MEASURE = re.compile(
+    r"(?P<prefix>[kMGT]|m|c)?(?P<symbol>Wh|W|t|g|m)(?![\w/])"
+    r"|(?i:(?P<word_prefix>kilo|mega|giga|tera|milli|centi)?-?(?P<word>watt[- ]?hours?|watts?|met(?:re|er)s?|gram(?:me)?s?|tonnes?|tons?))\b"
+)
+"""A unit of measure with an SI prefix, as a symbol (``GW``, ``mm``, ``Mt``, ``TWh``; prefixes and symbols by case) or a word
+(``gigawatts``, ``millimetres``, ``terawatt-hours``, ``tonnes``)."""
+
+
+def measure_at(text: str, position: int) -> tuple[str, float] | None:
+    """(base unit, factor) of a unit of measure at ``position`` after an optional space ("1.23 GW": ("W", 1e9)), or None."""
+    start = position + 1 if text[position:position + 1] in (" ", "\u00a0") else position
+    match = _MEASURE.match(text, start)
+    if match is None:
+        return None
+    if match.group("symbol"):
+        if match.group("symbol") == "m" and match.group("prefix") in (None, "m") and not match.group("prefix"):
+            return "m", 1.0
+        return match.group("symbol"), _PREFIXES.get(match.group("prefix") or "", 1.0)
+    word = match.group("word").lower().rstrip("s").replace("-", " ")
+    base = next(symbol for stem, symbol in _MEASURE_WORDS.items() if word.startswith(stem.replace("-", " ")))
+    return base, _PREFIXES.get((match.group("word_prefix") or "").lower(), 1.0)
 
 
 def _negative(text: str, start: int) -> bool:

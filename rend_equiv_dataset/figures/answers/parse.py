@@ -72,7 +72,15 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from rend_equiv_dataset.figures.answers.labels import LabelIndex, Mention, forget_mentions, label_index, mentions, normalize_label
-from rend_equiv_dataset.figures.answers.numbers import Number, foreign_number_words, han_numerals, number_words, numbers_in, scale_word_after
+from rend_equiv_dataset.figures.answers.numbers import (
+    Number,
+    foreign_number_words,
+    han_numerals,
+    measure_at,
+    number_words,
+    numbers_in,
+    scale_word_after,
+)
 from rend_equiv_dataset.figures.answers.text import (
     SPAN,
     TailPattern,
@@ -299,6 +307,7 @@ class _Question:
     difference: bool = False
     aggregate_kind: str | None = None
     lettered: dict[str, str] = field(default_factory=dict)
+    measure: tuple[str, float] | None = None  # the unit of measure asked in: ("W", 1e6) for "(MW)"
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -320,7 +329,21 @@ class _Question:
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
-                   _lettered_options(text, index) if answer_type == "label" and "(" in text else {})
+                   _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question))
+
+
+def _asked_measure(question: str | None) -> tuple[str, float] | None:
+    """The unit of measure a question asks in, when it names one with no scale word: "(MW)", ", in mm?", "(in GWh)"."""
+    match = _UNIT_WORDS.search(question or "")
+    words = (match.group(1) or match.group(2) or match.group(4) or "") if match is not None else ""
+    if not words:
+        plain = re.search(r"\(([^()]{1,24})\)\s*\??\s*$", question or "")
+        words = plain.group(1) if plain is not None else ""
+    words = words.strip()
+    found = measure_at(words, 0) if words else None
+    if found is None or question_scale(question) != 1.0:
+        return None
+    return found
 
 
 _DECREASE_QUESTION = re.compile(
@@ -870,6 +893,8 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
 
 def _in_question_unit(number: Number, question: _Question) -> float:
     value = number.value
+    if number.measure and question.measure and number.measure[0] == question.measure[0] and number.measure != question.measure:
+        return value * number.measure[1] / question.measure[1]  # "1.23 GW" under "(MW)", "2.2 metres" under "(mm)"
     if number.scale != 1.0:
         value = value * number.scale / question.scale
     elif question.scale > 1.0 and abs(value) >= (question.scale if question.scale >= 1e6 else 10 * question.scale):

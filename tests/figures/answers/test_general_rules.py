@@ -82,6 +82,9 @@
   preposition in Dutch, German, French, Spanish or Italian ("voor 2020") is a date.
 - A runner-up named against the one item ahead of it ("second only to China",
   "behind only the United States") names that item as the extreme.
+- Under a question in a unit of measure with an SI prefix ("(MW)", "(mm)",
+  "(Mt)"), a number written in the same unit with another prefix ("1.23 GW",
+  "2.2 metres", "37.4 Gt") is converted.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -682,3 +685,18 @@ def test_a_runner_up_names_the_extreme_ahead_of_it(output):
     labels = ("United States", "United Kingdom", "France")
     for label in labels:
         assert grade(output, label, "label", question="Which country spent the most?", labels=labels).correct is (label == "United States")
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("1.23 GW", "1234.5", "What was the total installed capacity in 2022 (MW)?", True),
+        ("1.23 GW", "1.23", "What was the total installed capacity in 2022 (MW)?", False),
+        ("Mumbai receives about 2.2 metres of rain per year.", "2167", "What is the average annual rainfall in Mumbai (mm)?", True),
+        ("Emissions were 37.4 Gt.", "37400", "What were emissions (Mt)?", True),
+        ("Generation reached 29,000 terawatt-hours.", "29", "What was generation (PWh)?", False),  # no such prefix here
+        ("It is 42 m long.", "42", "How long is it?", True),
+    ],
+)
+def test_units_of_measure_with_another_prefix_are_converted(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
