@@ -70,6 +70,10 @@ REGIONS: tuple[tuple[tuple[str, bool], ...], ...] = (
     (("Middle East and Africa", False), ("Middle East & Africa", False), ("MEA", True)),
     (("Europe, Middle East and Africa", False), ("EMEA", True)),
     (("North America", False), ("NAM", True), ("NA", True)),
+    (("Middle East and North Africa", False), ("Middle East & North Africa", False), ("MENA", True)),
+    (("Sub-Saharan Africa", False), ("SSA", True)),
+    (("Europe & Central Asia", False), ("Europe and Central Asia", False), ("ECA", True)),
+    (("East Asia & Pacific", False), ("East Asia and Pacific", False), ("EAP", True)),
     (("European Union", False), ("EU", True), ("EU-27", False), ("EU27", False), ("EU-28", False)),
 )
 """Business regions and their abbreviations (an abbreviation counts only in capitals, ``LatAm`` aside)."""

@@ -1080,6 +1080,9 @@ def _read_number(piece: str, question: _Question) -> Verdict:
     if any(n.role == "hedge" for n in found) and all(n.year or n.value in question.numbers for n in candidates):
         return Verdict(REFUSED)  # "in 2020 it lies between 15 and 17": the range is the statement, 2020 a copy
     candidates = _drop_copies(candidates, question)
+    bounds = [n for n in candidates if _BOUND_BEFORE.search(piece, max(0, n.start - 16), n.start)]
+    if bounds and len(bounds) < len(candidates):  # "Over 90% of households …, the bar reads 97.5%": a bound, then the value
+        candidates = [n for n in candidates if n not in bounds]
     if all(n.year for n in candidates) and not question.asks_year:
         return _read_number_words(piece)  # "2022年新开门店三十五家": the year is a date, the count is in words
     if all(n.value in question.numbers for n in candidates):
@@ -1276,6 +1279,8 @@ _SECOND_ONLY = re.compile(
     re.IGNORECASE,
 )
 """A runner-up named against the one item ahead of it ("second only to China", "behind only the United States")."""
+_BOUND_BEFORE = re.compile(r"\b(?:over|more\s+than|above|at\s+least|under|less\s+than|below|fewer\s+than|upwards\s+of)\s+[$€£¥]?$", re.IGNORECASE)
+"""A bound before a number ("over 90%", "more than 1,000"): the value, when the sentence also states one, is the other number."""
 _UNIVERSAL = re.compile(r"\b(?:every|each|all)\b(?:\s+(?:other|the|of\s+the))*\s+[^\W\d_]+(?:\s+(?:except|but|apart\s+from|other\s+than)\s+)?", re.IGNORECASE)
 
 

@@ -85,6 +85,9 @@
 - Under a question in a unit of measure with an SI prefix ("(MW)", "(mm)",
   "(Mt)"), a number written in the same unit with another prefix ("1.23 GW",
   "2.2 metres", "37.4 Gt") is converted.
+- A bound before a number ("over 90%", "more than 1,000") is not the value
+  when the sentence also states one; the World Bank's regions (MENA, SSA, ECA,
+  EAP) are their names.
 - Stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões",
   "5 mil millones", "1.2 thousand M".
 """
@@ -700,3 +703,18 @@ def test_a_runner_up_names_the_extreme_ahead_of_it(output):
 )
 def test_units_of_measure_with_another_prefix_are_converted(output, target, question, expected):
     assert grade(output, target, "number", question=question).correct is expected
+
+
+def test_a_bound_gives_way_to_the_value_stated_with_it():
+    output = "Over 90% of households in South Korea have broadband, the highest in the chart — the bar reads 97.5%."
+    question = "What share of South Korean households have broadband (%)?"
+    assert grade(output, "97.5", "number", question=question, labels=("South Korea", "Japan")).correct
+    assert not grade(output, "90", "number", question=question, labels=("South Korea", "Japan")).correct
+    assert grade("Over 90% of households have broadband.", "90", "number", question=question).correct
+
+
+def test_world_bank_regions_are_their_names():
+    labels = ("MENA", "Sub-Saharan Africa", "South Asia")
+    output = "The **Middle East & North Africa** region has the highest youth unemployment."
+    for label in labels:
+        assert grade(output, label, "label", question="Which region is highest?", labels=labels).correct is (label == "MENA")
