@@ -312,9 +312,14 @@ def warm_view(config: str) -> int:
     a no-op for pages already there, reads queued for the others), from this process, outside the
     job's control group, so the pages are not charged to it and a candidate's own memory pressure
     does not reclaim them. With the seccomp filter's page-cache rules (no eviction, no residency
-    probe) no candidate can then change or observe which of these pages are resident. Returns how
-    many files were advised."""
+    probe) no candidate can then change or observe which of these pages are resident.
+
+    Then one byte of each file is read, which stamps its access time as any read would: on a file
+    system mounted ``relatime`` (the default) a later read stamps nothing for a day, so where the view
+    shares the host's inodes (the uid mode's hard-linked tree) a candidate's reads leave no trace a
+    later candidate could decode from access times. Returns how many files were advised."""
     done = 0
+    advised = []
     for path in view_files(config):
         try:
             fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY)
@@ -323,6 +328,18 @@ def warm_view(config: str) -> int:
         try:
             os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
             done += 1
+            advised.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    for path in advised:  # after every read is queued: each one-byte read waits for its first page only
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY)
+        except OSError:
+            continue
+        try:
+            os.read(fd, 1)
         except OSError:
             pass
         finally:
