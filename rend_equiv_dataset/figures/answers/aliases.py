@@ -77,6 +77,13 @@ REGIONS: tuple[tuple[tuple[str, bool], ...], ...] = (
     (("European Union", False), ("EU", True), ("EU-27", False), ("EU27", False), ("EU-28", False)),
 )
 """Business regions and their abbreviations (an abbreviation counts only in capitals, ``LatAm`` aside)."""
+PARTIES: tuple[tuple[tuple[str, bool], ...], ...] = (
+    (("Republicans", False), ("Republican", False), ("Republican Party", False), ("GOP", True)),
+    (("Democrats", False), ("Democratic", False), ("Democratic Party", False), ("Dems", False), ("Dem", False)),
+    (("Conservative", False), ("Conservatives", False), ("Conservative Party", False), ("Tories", False), ("Tory", False)),
+    (("Labour", False), ("Labour Party", False)),
+)
+"""The parties a US or UK chart names, by the names and nicknames the press gives them (``GOP``, ``Tories``)."""
 
 YES_NO_WORDS: dict[str, tuple[str, ...]] = {
     "yes": ("ja", "oui", "sí", "si", "sì", "sim", "да", "tak", "evet", "はい", "예"),
@@ -99,7 +106,7 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
     names: list[tuple[str, bool]] = []
     key = _key(label)
     names.extend((word, False) for word in YES_NO_WORDS.get(key, ()))
-    for group in REGIONS:
+    for group in REGIONS + PARTIES:
         if any(_key(name) == key for name, _ in group):
             names.extend((name, upper) for name, upper in group if _key(name) != key)
     country = _country(label)

@@ -163,6 +163,7 @@ class LabelIndex:
     longest: int
     prefixes: frozenset[str]
     cased: frozenset[str] = frozenset()
+    acronyms: tuple[str, ...] = ()  # labels written as an acronym ("AWS", "BJP"): found also as the words they abbreviate
 
 
 @lru_cache(maxsize=65536)
@@ -187,6 +188,8 @@ def _keys(tokens: list[str], years: bool) -> list[str]:
     months, quarters, _ = _calendar()
     if len(tokens) <= 3 and joined in months:
         keys.append(months[joined])
+    elif 2 <= len(tokens) <= 4 and re.fullmatch(r"(?:19|20)\d\d", tokens[-1]) and "".join(tokens[:-1]) in months:
+        keys.append(f"{months[''.join(tokens[:-1])]}:{tokens[-1]}")  # "June 2022" is the label "Jun 2022"
     if (len(tokens) <= 2 and "q" in (tokens[0][:1], tokens[-1][:1], tokens[0][1:2], joined[4:5])) or (len(tokens) in (2, 3, 4) and tokens[1] == "quarter") or (
         len(tokens) > 1 and (_QUARTER_WORDS.intersection(tokens) or tokens[1].startswith(_QUARTER_STEMS))
     ):
@@ -301,6 +304,8 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
             ordinary.add(label)
         own.update(_keys(tokens, years))
         names = [(tokens, False)] + [([_low(t) for t in _TOKEN.findall(name)], upper) for name, upper in other_names(label)]
+        if "and" in tokens or "&" in label:  # "Newfoundland & Labrador" is "Newfoundland and Labrador"
+            names.append(([t for t in tokens if t != "and"] if "and" in tokens else [_low(t) for t in _TOKEN.findall(label.replace("&", " and "))], False))
         for name_tokens, upper in names:
             if not name_tokens or len(name_tokens) > MAX_TOKENS:
                 continue
@@ -329,7 +334,35 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
         else:
             del keys[key]
     prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
-    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own))
+    acronyms = tuple(label for label in labels if _ACRONYM.fullmatch(label) and keys.get(_low(label)) == label)
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own), acronyms)
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,6}")
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:of|and|the|for|&|de|du|la|des|del)\s+)?[A-Z][\w'’-]*){1,6}")
+_RUN_WORD = re.compile(r"[A-Z][\w'’-]*")
+
+
+def _spelled_acronyms(text: str, index: LabelIndex, found: list[Mention]) -> list[Mention]:
+    """Mentions of acronym labels by the words they abbreviate: "Amazon Web Services" for ``AWS``, "Bharatiya Janata Party"
+    for ``BJP``, "AK Parti" for ``AKP`` (capitalised words, minor ones skipped; a word in capitals gives all its letters)."""
+    taken = [(m.start, m.end) for m in found]
+    spelled = []
+    for run in _CAPITALISED_RUN.finditer(text):
+        words = list(_RUN_WORD.finditer(run.group(0)))
+        letters = [word.group(0) if word.group(0).isupper() else word.group(0)[0] for word in words]
+        hit = None
+        for first in range(len(words)):
+            for last in range(len(words), first + 1, -1):
+                initials = "".join(letters[first:last])
+                if initials in index.acronyms:
+                    hit = (index.acronyms[index.acronyms.index(initials)], run.start() + words[first].start(), run.start() + words[last - 1].end())
+                    break
+            if hit:
+                break
+        if hit and not any(start < hit[2] and hit[1] < end for start, end in taken):
+            spelled.append(Mention(hit[0], hit[1], hit[2], True))
+    return spelled
 
 
 def _may_start(token: str, index: LabelIndex) -> bool:
@@ -412,7 +445,9 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
         if key in index.cased and not (bare.isupper() or "." in written):
             i += 1
             continue
-        if _CURRENCY_AFTER.match(text, end):  # "US dollars", "Hong Kong dollars": a currency, not the category
+        currency = _CURRENCY_AFTER.match(text, end)
+        if currency is not None and (currency.group(0).strip() != "$" or text[end:end + 1] == "$" or (bare.isupper() and len(bare) <= 3)):
+            # "US dollars", "Hong Kong dollars", "US$", "NZ $": a currency, not the category ("YouTube ads $29.2B" is an amount)
             i += n
             continue
         capitalised = written[:1].isupper() and (written == label or not _sentence_start(text, start))
@@ -420,6 +455,8 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
         if not everyday or alone and len(tokens) <= n + 2 or capitalised:
             found.append(Mention(label, start, end, written[:1].isupper()))
         i += n
+    if index.acronyms:
+        found = sorted(found + _spelled_acronyms(text, index, found), key=lambda mention: mention.start)
     return tuple(found)
 
 

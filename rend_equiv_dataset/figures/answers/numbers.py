@@ -38,7 +38,7 @@ from rend_equiv_dataset.figures.answers.text import TailPattern
 
 _SCALES = {
     "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
-    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12,
+    "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
 }
 
 # A letter or digit that would glue onto a number ("x2", "2b"). Chinese, Japanese and Korean
@@ -63,7 +63,7 @@ _NUMBER = re.compile(
     )
     (?P<exp>[eE][-+]?\d+|\s?[×x*]\s?10\s?(?:\^|\*\*)\s?[-+]?\d+)?
     (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
-    (?:\s+(?P<word>(?i:thousand|million|billion|trillion))s?\b)?
+    (?:\s+(?P<word>(?i:thousand|million|billion|trillion|lakh|crore))s?\b)?
     (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
     (?P<times>\s?[x×](?![A-Za-z\d]|\s*[$€£¥]?\d))?
     (?!GLUED)
@@ -197,13 +197,17 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
             scale, end, dot_groups = local
             if dot_groups and re.fullmatch(r"\d{1,3}\.\d{3}", match.group("digits")):
                 value *= 1000
-    if scale == 1e3:  # stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões", "5 mil millones"
+    if scale in (1e3, 1e5):  # stacked scale words multiply: "1.2 thousand million", "3,1 mil milhões", "9.77 lakh crore"
         stacked = scale_word_after(text, end)
         short = _SHORT_SCALE_AFTER.match(text, end) if stacked is None else None
         if short is not None:
             stacked = (_SCALES[short.group(1)], short.end(), False)
         if stacked is not None and stacked[0] >= 1e6:
             scale, end = scale * stacked[0], stacked[1]
+    percent = match.group("pct") is not None
+    points = _BASIS_POINTS.match(text, end) if not percent and scale == 1.0 else None
+    if points is not None:  # "525 bps", "25 basis points": hundredths of a percentage point, in percent
+        value, percent, end = value / 100, True, points.end()
     start = match.start()
     if _negative(text, start):
         value = -value
@@ -214,10 +218,15 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
         value = -value
     if not math.isfinite(value * scale):
         return None
-    plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or match.group("pct") or match.group("times"))
+    plain = not (match.group("cur") or match.group("exp") or scale != 1.0 or percent or match.group("times"))
     year = plain and re.fullmatch(r"(?:19|20)\d\d", match.group("digits")) is not None
-    measure = measure_at(text, end) if scale == 1.0 and not match.group("pct") else None
-    return Number(value, scale, match.group("pct") is not None, start, end, "answer", year, measure)
+    measure = BASIS_POINT if points is not None else measure_at(text, end) if scale == 1.0 and not percent else None
+    return Number(value, scale, percent, start, end, "answer", year, measure)
+
+
+BASIS_POINT = ("%", 1.0)
+"""The measure of a number written in basis points, read in percent (a question asked in basis points has ``("%", 0.01)``)."""
+_BASIS_POINTS = re.compile(r"\s?(?:bps?|basis\s+points?|Basispunkte\w*|points\s+de\s+base|puntos\s+b[áa]sicos|pontos[\s-]+base)\b", re.IGNORECASE)
 
 
 _WORDED_DECREASE = TailPattern(re.compile(
@@ -225,14 +234,15 @@ _WORDED_DECREASE = TailPattern(re.compile(
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
     r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|baiss[ée]e?s?|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?|снизил\w*|сократил\w*|упал[аио]?|уменьшил\w*"
-    r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de))"
-    r"\s+(?:(?:un|una|el|la|le|del|de|en|um|uno|an?|на)\s+)?(?:about\s+|around\s+|approximately\s+|roughly\s+|some\s+|nearly\s+|almost\s+)?[$€£¥]?\s?$"
+    r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de"
+    r"|queda\s+de|recuo\s+de|retra[çc][ãa]o\s+de|ca[íi]da\s+del?|contracci[óo]n\s+del?|recul\s+de|contraction\s+de|contrazione\s+del?|a[çc][ıi]k\w*|a[çc][ıi][ğg][ıi]))"
+    r"\s+(?:(?:un|una|el|la|le|del|de|en|um|uno|an?|на)\s+)?(?:(?:about|around|approximately|roughly|some|nearly|almost|just|only|merely|a\s+mere)\s+)?[*_]{0,2}[$€£¥]?\s?$"
     r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
-), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
+), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "queda", "recuo", "retra", "caíd", "caid", "contrac", "recul", "contrazione", "açı", "aci", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
-    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b",
+    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b|\s?(?:की\s+)?गिरावट",
     re.IGNORECASE,
 )
 _DEFICIT_SUBJECT = TailPattern(re.compile(

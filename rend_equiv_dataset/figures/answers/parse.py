@@ -217,6 +217,10 @@ _YES_NO_AFTER_CORRECTION = re.compile(
     r"\b(?:wait|actually|hmm+|sorry|correction|on\s+second\s+thought|let\s+me\s+correct\s+that)\b[\s,.:;!\u2014-]*\b(yes|no)\b",
     re.IGNORECASE,
 )
+_YES_NO_CUE = re.compile(r"\b(?:wait|actually|hmm+|sorry|correction|on\s+second\s+thought|looking\s+again|re-?reading|re-?checking)\b", re.IGNORECASE)
+_YES_NO_CONCLUDED = re.compile(r"\b(?:so|thus|therefore|hence|the\s+answer\s+is)\s*,?\s*(yes|no)\b(?!\s+(?:longer|more|one|doubt|matter)\b)", re.IGNORECASE)
+"""A yes or no a conclusion states ("so yes", "therefore, no"): for a yes/no question the last one is the answer, and after a
+correction cue the first one past it."""
 LOOK_BACK_REFUSAL = 600
 _REFUSAL = re.compile(
     r"\b(?:can(?:no|')t|unable\s+to|not\s+(?:possible|able)\s+to|impossible\s+to|(?:is|are)\s+not\s+(?:shown|visible|given|labell?ed)"
@@ -238,15 +242,15 @@ _PERCENT_QUESTION = re.compile(r"\bper\s?cent(?:age)?\b|%", re.IGNORECASE)
 _BARE_PREFIX = re.compile(r"^[\s*#_`'\"]*(?:(?:approximately|about|around|roughly|~|≈)\s*)?[-$€£¥₹.\d]", re.IGNORECASE)
 _FILLER = frozenset("the a an answer is it's its in month year category country label".split())
 _UNIT_WORDS = re.compile(
-    r",\s*in\s+([^?]*)\?\s*$|\(in\s+([^)]*)\)|\bin\s+(thousands?|millions?|billions?|trillions?)\b"
-    r"|\(((?:thousands?|millions?|billions?|trillions?|bn|mn)\b[^)]*)\)",
+    r",\s*in\s+([^?]*)\?\s*$|\(in\s+([^)]*)\)|\bin\s+(thousands?|millions?|billions?|trillions?|lakhs?|crores?)\b"
+    r"|\(((?:thousands?|millions?|billions?|trillions?|bn|mn|lakhs?|crores?)\b[^)]*)\)",
     re.IGNORECASE,
 )
 """The unit a question asks in: ", in bn USD?", "(in thousands)", "in millions", "(million euros)"."""
 _SCALES = {
     "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
     "thousand": 1e3, "thousands": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9,
-    "trillion": 1e12, "trillions": 1e12,
+    "trillion": 1e12, "trillions": 1e12, "lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7,
 }
 
 ANSWER, REFUSED, UNFINISHED, NOTHING = "answer", "refused", "unfinished", "nothing"
@@ -308,6 +312,7 @@ class _Question:
     aggregate_kind: str | None = None
     lettered: dict[str, str] = field(default_factory=dict)
     measure: tuple[str, float] | None = None  # the unit of measure asked in: ("W", 1e6) for "(MW)"
+    ranked: bool = False  # the question asks for a place below the first ("the second-most seats")
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -315,8 +320,10 @@ class _Question:
         text = prepare(question) if question else ""
         polarity = _polarity(text) if text else 0
         focus = frozenset(m.label for m in mentions(text, index)) if text else frozenset()
+        if text and not focus and answer_type == "number":
+            focus = _named_by_own_word(text, labels)
         fraction = bool(_FRACTION_QUESTION.search(text)) and not _PERCENT_QUESTION.search(text)
-        numbers = frozenset(n.value for n in numbers_in(text))
+        numbers = frozenset(n.value for n in numbers_in(text)) | frozenset(float(year) for year in _GLUED_YEAR.findall(text))
         unit = bool(question and (_UNIT_WORDS.search(question) or _OTHER_UNIT.search(question)))
         ratio = bool(_RATIO_QUESTION.search(text))
         asks_year = bool(_YEAR_QUESTION.search(text)) or not text
@@ -329,11 +336,31 @@ class _Question:
         ) if text and answer_type == "label" else frozenset()
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
-                   _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question))
+                   _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question),
+                   bool(_RANK_WORD.search(text)))
+
+
+_OWN_WORD = re.compile(r"[^\W\d_]{3,}")
+_COMMON_WORDS = frozenset("the and for other others total all share rate revenue sales income value year years group".split())
+
+
+def _named_by_own_word(question: str, labels: tuple[str, ...]) -> frozenset[str]:
+    """The label a question names by a word no other label has ("YouTube's revenue" for ``YouTube ads``), when it names
+    exactly one that way."""
+    words = [{word.casefold() for word in _OWN_WORD.findall(label)} - _COMMON_WORDS for label in labels]
+    asked = {word.casefold() for word in _OWN_WORD.findall(question)}
+    named = {
+        label for label, own in zip(labels, words)
+        if own & asked - set().union(*(other for other_label, other in zip(labels, words) if other_label != label))
+    }
+    return frozenset(named) if len(named) == 1 else frozenset()
 
 
 def _asked_measure(question: str | None) -> tuple[str, float] | None:
-    """The unit of measure a question asks in, when it names one with no scale word: "(MW)", ", in mm?", "(in GWh)"."""
+    """The unit of measure a question asks in, when it names one with no scale word: "(MW)", ", in mm?", "(in GWh)";
+    basis points as hundredths of a percent (an answer in basis points is read in percent, :data:`BASIS_POINT`)."""
+    if question and _BASIS_POINT_QUESTION.search(question):
+        return ("%", 0.01)
     match = _UNIT_WORDS.search(question or "")
     words = (match.group(1) or match.group(2) or match.group(4) or "") if match is not None else ""
     if not words:
@@ -346,6 +373,9 @@ def _asked_measure(question: str | None) -> tuple[str, float] | None:
     return found
 
 
+_GLUED_YEAR = re.compile(r"(?<=\b(?:FY|Q[1-4]|H[12]))'?((?:19|20)\d\d)(?!\d)", re.IGNORECASE)
+"""A year written onto a period's prefix in a question ("in FY2023", "Q3'2021"): a number the question names."""
+_BASIS_POINT_QUESTION = re.compile(r"\b(?:bps?|basis\s+points?)\b", re.IGNORECASE)
 _DECREASE_QUESTION = re.compile(
     r"\b(?:deficits?|loss(?:es)?|declines?d?|decreases?d?|drops?|dropped|fall|fell|shrink|shrank|reductions?|lower|less)\b", re.IGNORECASE
 )
@@ -665,8 +695,10 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         return Reading(_in_question_unit(Number(float(plain), 1.0, False, 0, len(plain)), reader), "plain", HIGH, plain)
     if answer_type == "label" and plain in labels:
         return Reading(plain, "plain", HIGH, plain)
+    if answer_type == "number" and (bracketed := _ACCOUNTING_NEGATIVE.fullmatch(plain)) is not None:
+        return Reading(_in_question_unit(Number(-float(bracketed.group(1).replace(",", "")), 1.0, False, 0, len(plain)), reader), "plain", HIGH, plain)
     prepared = prepare(text)
-    visible = visible_text(prepared)
+    visible = _without_echo(visible_text(prepared), question)
     if not visible.strip():
         reasoning = reasoning_text(prepared)
         span = marked_span(reasoning)
@@ -688,6 +720,8 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         return flipped
     marker = last_marker(visible)
     span = marked_span(visible, marker)
+    if span is not None and _NULL_ANSWER.match(span):  # {"answer": null}: the output says it has none, whatever else it lists
+        return Reading(None, "refusal", HIGH, span[:160])
     if span is not None:
         after = visible[marker[0]:] if marker is not None and not marker[1] else span
         corrected = _after_correction(after, reader)
@@ -726,6 +760,32 @@ def read_answer(text: object, answer_type: str, labels: Sequence[str] = (), ques
         if refusal is not None:
             return Reading(None, "refusal", HIGH, refusal.group(0))
     return _finish(verdict, reader, "committed", evidence)
+
+
+_ACCOUNTING_NEGATIVE = re.compile(r"\(\s*[$€£¥]?\s?(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)\s*\)\.?")
+"""A whole answer that is a number in parentheses ("(8.9)", "($1,204)"): a negative amount as accounts write it."""
+_NULL_ANSWER = re.compile(r"[\s\"']*(?:null|none|n/?a|\"\"|'')[\s\"']*[,}\]]", re.IGNORECASE)
+"""An answer key whose value is empty (``"answer": null``)."""
+_ECHO_WORDS = re.compile(r"[^\W_]+")
+
+
+def _without_echo(visible: str, question: str | None) -> str:
+    """The output without its sentences that restate the question ("Is the rate in 2023 higher than in 2019? Yes — …"): a
+    question asked back is no claim, and its words (the question's categories and years) would read as one.
+
+    A sentence ending in a question mark is an echo when four fifths of its words are the question's.
+    """
+    if not question or "?" not in visible:
+        return visible
+    asked = {word.casefold() for word in _ECHO_WORDS.findall(question)}
+    kept = visible
+    for sentence in sentences(visible):
+        if not sentence.rstrip(" *").endswith("?"):
+            continue
+        words = [word.casefold() for word in _ECHO_WORDS.findall(sentence)]
+        if len(words) >= 4 and sum(word in asked for word in words) >= 0.8 * len(words):
+            kept = kept.replace(sentence, " " * len(sentence), 1)
+    return kept
 
 
 _DOT_GROUP_WORDS = frozenset(
@@ -837,6 +897,12 @@ def _yes_no_correction(text: str, question: _Question) -> Reading | None:
     last = None
     for match in _YES_NO_AFTER_CORRECTION.finditer(text):
         last = match
+    cues = list(_YES_NO_CUE.finditer(text))
+    cue = cues[-1] if cues else None
+    start = cue.end() if cue is not None and (last is None or cue.start() > last.start()) else None
+    for match in _YES_NO_CONCLUDED.finditer(text, start or 0):
+        if start is not None or last is None or match.start() > last.start():
+            last = match  # "Yes — … wait, 3.6 is lower than 3.7. So no, it is not higher."; "…, so yes, clearly."
     if last is None:
         return None
     return Reading(keys[last.group(1).lower()], "committed", MEDIUM, last.group(0))
@@ -1101,6 +1167,12 @@ def _read_number(piece: str, question: _Question) -> Verdict:
     else:
         candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
+    if not question.ratio:  # "47.5 billion, up from 15.0 billion, an increase of about 3.2 times": the multiple is a comparison
+        candidates = [n for n in candidates if not _MULTIPLE_AFTER.match(piece, n.end) and piece[n.end - 1:n.end] not in "x×"] or candidates
+    if question.aggregate_kind is None:  # "about 11% of Alphabet's total revenue of $76.7 billion": the whole, not the part
+        candidates = [n for n in candidates if not _WHOLE_BEFORE.search(piece[max(0, n.start - 40):n.start])] or candidates
+    candidates = [n for n in candidates if piece.count("(", 0, n.start) <= piece.count(")", 0, n.start)] or candidates
+    # "2.8 million new cases (about 27% of the global total)": a number in an aside is context
     for point in (_correction_point(piece), _last_conclusion(piece)):
         later = [n for n in candidates if n.start >= point]
         if point and later:
@@ -1112,6 +1184,10 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return Verdict(ANSWER, results[-1])
     after_copula = [n for n in candidates if _COPULA_BEFORE.search(piece[max(0, n.start - 40):n.start])]
     return Verdict(ANSWER, (after_copula or candidates)[0])
+
+
+_WHOLE_BEFORE = re.compile(r"\b(?:total|overall|combined|whole|entire)(?:\s+[^\W\d_]+){0,3}\s+(?:of|was|is|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?$", re.IGNORECASE)
+_MULTIPLE_AFTER = re.compile(r"\s*(?:times|fold|mal|fois|veces|vezes|volte|раз\w*|倍)\b|-fold\b", re.IGNORECASE)
 
 
 def _bare_list(piece: str, candidates: list[Number]) -> bool:
@@ -1152,6 +1228,9 @@ def _read_number_words(piece: str) -> Verdict:
             return Verdict(ANSWER, foreign[0])
         return Verdict(REFUSED) if foreign else Verdict(NOTHING)
     runs = [run for run in runs if not _NEGATED_BEFORE.search(piece[max(0, run[1] - 30):run[1]])] or runs
+    runs = [run for run in runs if not _COUNT_BEFORE.search(piece[max(0, run[1] - 12):run[1]])]
+    if not runs:  # "the fastest of the three economies", "all four regions": a count of what the chart shows
+        return Verdict(NOTHING)
     value, start, end = runs[-1] if _last_conclusion(piece) and runs[-1][1] >= _last_conclusion(piece) else runs[0]
     if value is None or len({v for v, _, _ in runs}) > 1 and _OR.search(piece):
         return Verdict(REFUSED)
@@ -1159,6 +1238,10 @@ def _read_number_words(piece: str) -> Verdict:
     scale = _SCALES[scale_word.group(1).lower()] if scale_word and value else 1.0
     percent = re.match(r"\s*(?:%|per\s?cent)", piece[end:end + 10], re.IGNORECASE) is not None
     return Verdict(ANSWER, Number(value / scale, scale, percent, start, end))
+
+
+_COUNT_BEFORE = re.compile(r"\b(?:the|these|those|all|both|its|their|of\s+the)\s+$", re.IGNORECASE)
+"""A determiner before a number word: the words count items ("the three economies"), they state no value."""
 
 
 def _drop_copies(candidates: list[Number], question: _Question) -> list[Number]:
@@ -1189,7 +1272,8 @@ def _drop_other_categories(piece: str, candidates: list[Number], question: _Ques
             if nearest is not None and nearest.label not in question.focus:
                 continue
         kept.append(number)
-    return kept
+    bound = [number for number in kept if inherited[_clause_of(bounds, number.start)] & question.focus]
+    return bound or kept  # "In 2016 the chart shows 36.2% …; Mexico follows at 28.9%": a number bound to the asked item wins
 
 
 def _nearest_mention(number: Number, found: list[Mention]) -> Mention | None:
@@ -1248,6 +1332,10 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             continue
         if not in_clause:
             continue
+        runner_up = _RUNNER_UP.search(piece, start, end) if question.polarity and not question.ranked else None
+        if runner_up is not None:  # "July is the highest … January is the second-highest month": a place below the asked one
+            excluded.add(min(in_clause, key=lambda m: abs(m.start - runner_up.start())).label)
+            continue
         verdict = _superlative(piece[start:end], start, in_clause, question, word) if word is not None else None
         if verdict is not None:
             winners, losers = verdict
@@ -1258,6 +1346,8 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
         excluded.update(m.label for m in in_clause if _negated(piece, m))
         if len({m.label for m in kept}) > 1 and _OR.search(piece[max(start, piece_start):end]):
             hedged = True
+        if question.index.years and any(_YEAR_OR.search(piece, max(0, m.start - 9), m.start) or _OR_YEAR.match(piece, m.end) for m in kept):
+            hedged = True  # "the year was 2015 or 2016": a year the chart does not label offered beside one it does
         plain.extend(m.label for m in kept)
     polar = [label for label in polar if label not in excluded or label in polar[-1:]]
     if polar:
@@ -1274,6 +1364,15 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
 
 
+_YEAR_OR = re.compile(r"\b(?:19|20)\d\d\s+or\s+$")
+_OR_YEAR = re.compile(r"\s+or\s+(?:19|20)\d\d\b")
+_RANK_WORD = re.compile(r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th|runner[-\s]up)\b", re.IGNORECASE)
+_RUNNER_UP = re.compile(
+    r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[-\s]+(?:highest|largest|most|biggest|greatest|lowest|smallest|least|fewest|place|ranked|best|worst)\b"
+    r"|\brunner[-\s]up\b|\bin\s+(?:second|third|fourth|2nd|3rd|4th)\b",
+    re.IGNORECASE,
+)
+"""A place below the first ("the second-highest month", "in second place", "runner-up"), for a question that asks the first."""
 _SECOND_ONLY = re.compile(
     r"\b(?:second\s+only\s+to|behind\s+only|trailing\s+only|only\s+behind|surpassed\s+only\s+by|topped\s+only\s+by)\s+(?:the\s+)?",
     re.IGNORECASE,

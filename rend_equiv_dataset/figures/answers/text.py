@@ -160,7 +160,7 @@ _AFTER_ANSWER = re.compile(
     r"answer\b(?:\s+is\b\s*:?|[\"']?\s*[:=]|\s+(?:would|should|must|will)\s+be\b\s*:?)", re.IGNORECASE
 )
 _FINAL = re.compile(r"\b(?:final|correct)\s+$", re.IGNORECASE)
-_FINAL_KEY = re.compile(r"[\"'{,\s](?:final|correct)_$")
+_FINAL_KEY = re.compile(r"[\"'{,\s](?:final|correct|corrected|revised|updated)_$")
 _AFTER_FINAL = re.compile(r"answer\b(?:\s+is\b)?\s*[:=]?", re.IGNORECASE)
 _SO_THE = re.compile(r"so\s+the\s+(?:value|result)\s+is\b", re.IGNORECASE)
 _GO_WITH = re.compile(
@@ -232,7 +232,7 @@ def last_marker(text: str) -> tuple[int, bool] | None:
         if hit < 0:
             break
         position = hit
-        if hit > 0 and (lowered[hit - 1].isalnum() or lowered[hit - 1] == "_") and not _FINAL_KEY.search(lowered, max(0, hit - 9), hit):
+        if hit > 0 and (lowered[hit - 1].isalnum() or lowered[hit - 1] == "_") and not _FINAL_KEY.search(lowered, max(0, hit - 12), hit):
             continue  # "reanswer", "my_answer"; but a JSON key "final_answer" is a marker
         final = _FINAL.search(lowered, max(0, hit - 12), hit)
         match = (_AFTER_FINAL if final else _AFTER_ANSWER).match(lowered, hit)

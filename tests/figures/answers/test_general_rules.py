@@ -718,3 +718,112 @@ def test_world_bank_regions_are_their_names():
     output = "The **Middle East & North Africa** region has the highest youth unemployment."
     for label in labels:
         assert grade(output, label, "label", question="Which region is highest?", labels=labels).correct is (label == "MENA")
+
+
+# Rules of the fifth pass, each stated in general; the outputs are written here in new wordings.
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("Output shrank by **2.1%** that year.", "-2.1", "What was output growth in 2009 (%)?", True),
+        ("It ran a deficit of just 1.4% of GDP.", "-1.4", "What was the budget balance (% of GDP)?", True),
+        ("O PIB teve uma queda de 4,1% em 2020.", "-4.1", "What was GDP growth in 2020 (%)?", True),
+        ("La economía registró una caída del 11,3 %.", "-11.3", "What was GDP growth in 2020 (%)?", True),
+        ("Ülkenin dış ticaret açığı 12,4 milyar dolar oldu.", "-12.4", "What was the trade balance (billion USD)?", True),
+        ("उत्पादन में 3.2% की गिरावट आई।", "-3.2", "What was the change in output (%)?", True),
+        ("Output shrank by **2.1%** that year.", "2.1", "What was output growth in 2009 (%)?", False),
+    ],
+)
+def test_decreases_in_words_sign_the_number(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("The policy rate stands at 450 bps.", "4.5", "What is the policy rate (%)?", True),
+        ("The policy rate stands at 450 bps.", "450", "What is the policy rate (%)?", False),
+        ("The spread widened to 175 basis points.", "175", "How wide was the spread (bps)?", True),
+        ("($1,204)", "-1204", "What was the operating result (million USD)?", True),
+        ("(3.5)", "3.5", "What was the operating result (million USD)?", False),
+        ("Sales were ₹4,52,300 crore in FY2024.", "452300", "What were sales in FY2024 (crore INR)?", True),
+        ("Sales were about ₹4.5 lakh crore.", "450000", "What were sales (crore INR)?", True),
+    ],
+)
+def test_basis_points_accounting_brackets_and_indian_scales(output, target, question, expected):
+    assert grade(output, target, "number", question=question).correct is expected
+
+
+def test_a_year_glued_to_a_period_prefix_in_the_question_is_not_the_answer():
+    output = "वित्त वर्ष 2024 में कंपनी का मुनाफ़ा ₹18,951 करोड़ रहा।"
+    assert grade(output, "18951", "number", question="What was the company's profit in FY2024 (crore INR)?").correct
+
+
+def test_number_words_that_count_the_items_shown_are_no_value():
+    output = "Peru's inflation was 8.5% in 2022. Peru thus had the highest rate of the four economies."
+    assert grade(output, "8.5", "number", question="What was Peru's inflation in 2022 (%)?", labels=("Peru", "Chile", "Bolivia", "Ecuador")).correct
+
+
+def test_the_question_restated_is_no_claim_and_a_concluding_yes_or_no_commits():
+    question = "Was coal's share higher than gas's in 2015?"
+    labels = ("Coal", "Gas", "Nuclear")
+    assert grade("Was coal's share higher than gas's in 2015? Yes at first glance — hmm, coal is 31% and gas 34%. So no, it was lower.",
+                 "No", "label", question=question, labels=labels).correct
+    assert grade("Coal supplied 31% against 34% for gas, so no.", "No", "label", question=question, labels=labels).correct
+    assert not grade("Coal supplied 31% against 34% for gas, so no.", "Yes", "label", question=question, labels=labels).correct
+
+
+def test_a_json_answer_left_empty_is_no_answer_and_a_revised_one_supersedes():
+    question = "What was the share of Party B (%)?"
+    assert not grade('{"shares": {"Party A": 41.0, "Party B": 33.2}, "answer": null}', "33.2", "number", question=question).correct
+    assert grade('{"first_answer": 41.0, "corrected_answer": 33.2}', "33.2", "number", question=question).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "labels", "expected"),
+    [
+        ("The leader is West Texas Intermediate.", "WTI", ("Brent", "WTI", "Dubai"), True),
+        ("The leader is West Texas Intermediate.", "Brent", ("Brent", "WTI", "Dubai"), False),
+        ("Most seats went to the Scottish National Party.", "SNP", ("SNP", "Labour", "Conservative"), True),
+        ("The Tories came second.", "Conservative", ("SNP", "Labour", "Conservative"), True),
+        ("Prince Edward Island & Nova Scotia", "Prince Edward Island and Nova Scotia", ("Prince Edward Island and Nova Scotia", "Ontario"), True),
+        ("It peaked in August 2021.", "Aug 2021", ("Jun 2021", "Aug 2021", "Oct 2021"), True),
+    ],
+)
+def test_acronyms_spelled_out_ampersands_party_nicknames_and_month_names(output, target, labels, expected):
+    assert grade(output, target, "label", question="Which one is it?", labels=labels).correct is expected
+
+
+def test_a_runner_up_named_after_the_answer_is_context():
+    labels = ("Jan", "Apr", "Jul", "Oct")
+    output = "Demand is highest in October, driven by heating. April is the second-highest month."
+    assert grade(output, "Oct", "label", question="In which month is demand highest?", labels=labels).correct
+    output = "Demand is highest in October. April is the second-highest month."
+    assert grade(output, "Apr", "label", question="In which month is demand second-highest?", labels=labels).correct
+
+
+def test_a_year_offered_beside_a_year_label_is_a_hedge():
+    labels = ("2014", "2016", "2018")
+    assert not grade("The lines cross in 2015 or 2016.", "2016", "label", question="In which year do the lines cross?", labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        # the number bound to the asked item wins over one in a clause naming none
+        ("In 2021 the chart shows 52.1%, the highest of the group; Spain follows at 44.0%.", "44.0", True),
+        # a label followed by an amount in dollars is that label's amount, not a currency
+        ("By segment: Cloud $12.4B, Spain ads $3.1B and Devices $7.0B.", "3.1", True),
+        # a multiple stated as a comparison is context
+        ("Spain's exports were $44.0 billion, up from $11.0 billion, about 4 times as much.", "44.0", True),
+        # the whole a share is taken of is context
+        ("Spain earned $44.0 billion, about 30% of the group's total revenue of $146.7 billion.", "44.0", True),
+        # a number in an aside is context
+        ("Spain earned $44.0 billion (the group as a whole made $146.7 billion).", "44.0", True),
+    ],
+)
+def test_the_number_bound_to_the_asked_item_is_the_answer(output, target, expected):
+    labels = ("Cloud", "Spain ads", "Devices", "Italy", "Spain")
+    question = "What was the value for Spain (billion USD)?" if "ads" not in output else "What was Spain ads revenue (billion USD)?"
+    assert grade(output, target, "number", question=question, labels=labels).correct is expected
