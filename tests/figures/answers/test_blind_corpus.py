@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -64,6 +65,7 @@ THRESHOLDS = {
     "corpus_h": (0.955, 0.878, 0.951, 0.962, 0.015, 620),  # first blind run 0.919 (17 false accepts); reached: 0.956, markdown 0.878
     "corpus_i": (0.943, 0.846, 0.949, 0.954, 0.01, 650),  # first blind run 0.861 (the reader before the round; 0.865 with its first rules)
     "corpus_j": (0.891, 0.827, 0.857, 0.956, 0.018, 670),  # first blind run, after the fourth pass: 0.892 (not studied since)
+    "corpus_k": (0.877, 0.79, 0.79, 0.937, 0.018, 700),  # first blind run, after the fifth pass: 0.877 (verbose 0.791, 12 false accepts)
 }
 
 
@@ -116,13 +118,16 @@ def test_false_accepts_stay_under_the_bound(name):
 @pytest.mark.parametrize("name", sorted(THRESHOLDS))
 def test_every_correction_row_is_read_as_the_correction(name):
     """A marker followed by a correction is never read as the marker (any language)."""
-    rows = [(row, correct) for row, correct in _verdicts(name) if "correction" in row["class"]]
-    assert len(rows) >= 15
+    rows = [(row, correct) for row, correct in _verdicts(name) if _CORRECTION_CLASS.search(row["class"])]
+    assert len(rows) >= 12
     wrong = [row["id"] for row, correct in rows if correct != row["human_correct"] and row["id"] not in CORRECTION_MISSES]
     assert not wrong
 
 
+_CORRECTION_CLASS = re.compile(r"correction|wait|recheck|re-check|actually")
 CORRECTION_MISSES = {
+    "k-0386": "blind miss on corpus K's first run: the correction names 'Die Linke', a German party name the reader "
+              "does not know as the label Left",
     "j-0007": "blind miss on corpus J's first run (not studied since)",
     "j-0301": "blind miss on corpus J's first run (not studied since): 'revisándolo mejor' is no correction word yet",
     "j-0642": "blind miss on corpus J's first run (not studied since): a yes/no question restated in the output",
