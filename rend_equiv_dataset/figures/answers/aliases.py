@@ -46,11 +46,12 @@ TERRITORY_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "tr
 """Languages whose CLDR territory names (babel) are accepted for a country label."""
 
 COLLOQUIAL: dict[str, tuple[str, ...]] = {
-    "GB": ("UK", "U.K.", "Britain", "Great Britain", "England"),
-    "US": ("America", "U.S.", "U.S.A."),
+    "GB": ("UK", "U.K.", "Britain", "Great Britain"),
+    "US": ("America", "U.S.", "U.S.A.", "the States"),
     "NL": ("Holland",),
     "RU": ("Russia",),
-    "KR": ("Korea",),
+    "KR": ("Korea", "ROK"),
+    "KP": ("DPRK", "D.P.R.K."),
     "AE": ("UAE", "U.A.E.", "Emirates"),
     "SA": ("KSA", "Saudi"),
     "CZ": ("Czech Republic",),

@@ -37,7 +37,7 @@ from typing import NamedTuple
 from rend_equiv_dataset.figures.answers.text import TailPattern
 
 _SCALES = {
-    "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
+    "k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12, "bn": 1e9, "mn": 1e6, "mln": 1e6, "tn": 1e12,
     "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "lakh": 1e5, "crore": 1e7,
 }
 
@@ -62,7 +62,7 @@ _NUMBER = re.compile(
       | \.\d+
     )
     (?P<exp>[eE][-+]?\d+|\s?[×x*]\s?10\s?(?:\^|\*\*)\s?[-+]?\d+)?
-    (?:\s?(?P<suffix>[kKMB]|bn|mn|mln|tn)(?![A-Za-z]))?
+    (?:\s?(?P<suffix>[kKMBT]|bn|mn|mln|tn)(?![A-Za-z]))?
     (?:\s+(?P<word>(?i:thousand|million|billion|trillion|lakh|crore))s?\b)?
     (?P<pct>\s?%|\s+(?i:per\s?cent)\b)?
     (?P<times>\s?[x×](?![A-Za-z\d]|\s*[$€£¥]?\d))?
@@ -188,6 +188,8 @@ def _read(text: str, match: re.Match[str]) -> Number | None:
         return None
     scale = 1.0
     for word in (match.group("suffix"), match.group("word")):
+        if word == "T" and not match.group("cur"):
+            continue  # "3T" is a trillion only after a currency sign ("$3.57T"); alone it may be a unit
         if word:
             scale *= _SCALES.get(word, _SCALES.get(word.lower(), 1.0))
     end = match.end()
@@ -235,11 +237,12 @@ _WORDED_DECREASE = TailPattern(re.compile(
     r"(?:\s+by)?"
     r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|baiss[ée]e?s?|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?|снизил\w*|сократил\w*|упал[аио]?|уменьшил\w*"
     r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de"
+    r"|negative(?:\s+(?:in|for)\s+(?:19|20)\d\d)?,?\s+(?:at|of|with)|calat[oa]\s+del?|diminuit[oa]\s+del?"
     r"|queda\s+de|recuo\s+de|retra[çc][ãa]o\s+de|ca[íi]da\s+del?|contracci[óo]n\s+del?|recul\s+de|contraction\s+de|contrazione\s+del?|a[çc][ıi]k\w*|a[çc][ıi][ğg][ıi]))"
     r"\s+(?:(?:un|una|el|la|le|del|de|en|um|uno|an?|на)\s+)?(?:(?:about|around|approximately|roughly|some|nearly|almost|just|only|merely|a\s+mere)\s+)?[*_]{0,2}[$€£¥]?\s?$"
     r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
-), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "queda", "recuo", "retra", "caíd", "caid", "contrac", "recul", "contrazione", "açı", "aci", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
+), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "queda", "recuo", "retra", "negative", "calat", "caíd", "caid", "contrac", "recul", "contrazione", "açı", "aci", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
     r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b|\s?(?:की\s+)?गिरावट",

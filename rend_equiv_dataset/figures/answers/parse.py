@@ -278,11 +278,12 @@ def question_scale(question: str | None) -> float:
     return scale
 
 
-_OTHER_UNIT = re.compile(r"[(,（]\s*(?:en|in|im|em|в|на|单位[:：]?|単位[:：]?)\s*([^\W\d_]+)", re.IGNORECASE)
+_OTHER_UNIT = re.compile(r"[(,（]\s*(?:(?:en|in|im|em|в|на|单位[:：]?|単位[:：]?)\s*)?([^\W\d_]+)", re.IGNORECASE)
 
 
 def _other_language_unit(question: str) -> float:
-    """The scale of a unit named in another language: ``(en millones de euros)``, ``(in Millionen)``, ``（单位：亿元）``."""
+    """The scale of a unit named in another language: ``(en millones de euros)``, ``(in Millionen)``, ``（单位：亿元）``,
+    ``(млрд долларов)``."""
     match = _OTHER_UNIT.search(question)
     if match is None:
         return 1.0
@@ -313,6 +314,8 @@ class _Question:
     lettered: dict[str, str] = field(default_factory=dict)
     measure: tuple[str, float] | None = None  # the unit of measure asked in: ("W", 1e6) for "(MW)"
     ranked: bool = False  # the question asks for a place below the first ("the second-most seats")
+    points: bool = False  # the question asks in percentage points
+    hours: bool = False  # the question asks in hours
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -337,7 +340,7 @@ class _Question:
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
                    _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question),
-                   bool(_RANK_WORD.search(text)))
+                   bool(_RANK_WORD.search(text)), bool(_POINTS.search(text)), bool(_HOURS_QUESTION.search(text)))
 
 
 _OWN_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -373,6 +376,11 @@ def _asked_measure(question: str | None) -> tuple[str, float] | None:
     return found
 
 
+_HOURS_QUESTION = re.compile(r"\(\s*(?:in\s+)?hours?\s*\)|\bin\s+hours\b|\bhow\s+many\s+hours\b", re.IGNORECASE)
+_HOURS_MINUTES = re.compile(r"\b(\d{1,3})\s?(?:h|hrs?|hours?)\s*(?:and\s+)?(\d{1,2})\s?(?:m|min|mins|minutes?)\b", re.IGNORECASE)
+"""Hours and minutes ("10h 56m", "3 hours 45 minutes"), read in hours under a question asked in hours."""
+_POINTS = re.compile(r"\s*(?:percentage[\s-]+points?|points?|pts?\b|pp\b|p\.p\.|Prozentpunkte\w*|points\s+de\s+pourcentage|puntos\s+porcentuales)", re.IGNORECASE)
+"""Percentage points after a number, or asked in a question ("By how many percentage points …?")."""
 _GLUED_YEAR = re.compile(r"(?<=\b(?:FY|Q[1-4]|H[12]))'?((?:19|20)\d\d)(?!\d)", re.IGNORECASE)
 """A year written onto a period's prefix in a question ("in FY2023", "Q3'2021"): a number the question names."""
 _BASIS_POINT_QUESTION = re.compile(r"\b(?:bps?|basis\s+points?)\b", re.IGNORECASE)
@@ -1083,6 +1091,8 @@ def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
             score += 2
         if isinstance(verdict.value, Number) and _is_result(sentence, verdict.value):
             score += 1
+        if isinstance(verdict.value, Number) and question.percent and not question.points and verdict.value.percent:
+            score += 2  # "Heathrow = 79.2. 79.2 / 167.9 ≈ 47.2%." under "What share …?": the value in the unit asked
         if _COPULA_BEFORE.search(sentence[:max(0, sentence.find(" ", 1))]) or re.search(r"\b(?:is|are|was|were|=)\b|=", sentence):
             score += 1
     return score
@@ -1129,6 +1139,10 @@ def _read_number(piece: str, question: _Question) -> Verdict:
             ones, every = (_SMALL_COUNTS.get(g.lower()) or float(g) for g in share.groups())
             if every:
                 return Verdict(ANSWER, Number(100 * ones / every, 1.0, True, share.start(), share.end()))
+    if question.hours:
+        clock = _HOURS_MINUTES.search(piece)
+        if clock is not None:  # "10h 56m" under "(hours)": 10.93
+            return Verdict(ANSWER, Number(int(clock.group(1)) + int(clock.group(2)) / 60, 1.0, False, clock.start(), clock.end()))
     if question.fraction:
         written = _WRITTEN_FRACTION.search(piece)
         if written is not None and float(written.group(2)) != 0:  # "1/4" for "what fraction …?"
@@ -1177,7 +1191,9 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         later = [n for n in candidates if n.start >= point]
         if point and later:
             candidates = later
-    if question.percent and any(n.percent for n in candidates):
+    if question.points:  # "surged to 14.3%, up 12.3 points": the question asks in points
+        candidates = [n for n in candidates if _POINTS.match(piece, n.end)] or candidates
+    elif question.percent and any(n.percent for n in candidates):
         candidates = [n for n in candidates if n.percent]
     results = [n for n in candidates if _is_result(piece, n)]
     if results:
@@ -1322,7 +1338,16 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
         in_clause = [m for m in found if start <= m.start < end]
         if _CONCESSIVE.match(piece, start):
             continue  # "Dubai, …, though Riyadh is close", "although some sources put Japan ahead": an aside, not a claim
+        runner_up = _RUNNER_UP.search(piece, start, end) if question.polarity and not question.ranked and in_clause else None
+        if runner_up is not None:  # "July is the highest … January is the second-highest month": a place below the asked one
+            excluded.add(min(in_clause, key=lambda m: abs(m.start - runner_up.start())).label)
+            continue
         word = _POLARITY.search(piece[start:end])  # the clause's higher/lower word, if any
+        before = [m for m in found if m.start < start and (not polar or m.start >= piece_start)]
+        if word is not None and not in_clause and before and question.polarity and _RELATIVE_EXTREME.match(piece, start) \
+                and _polarity(piece[start:end]) == question.polarity:
+            polar.append(before[-1].label)  # "… but Manchester City scored 94, which is the highest": the clause's antecedent
+            continue
         decided = _comparison(piece, found, start, end, question, word) if word is not None else None
         if decided is not None:
             winner, loser = decided
@@ -1331,10 +1356,6 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             excluded.update(loser)
             continue
         if not in_clause:
-            continue
-        runner_up = _RUNNER_UP.search(piece, start, end) if question.polarity and not question.ranked else None
-        if runner_up is not None:  # "July is the highest … January is the second-highest month": a place below the asked one
-            excluded.add(min(in_clause, key=lambda m: abs(m.start - runner_up.start())).label)
             continue
         verdict = _superlative(piece[start:end], start, in_clause, question, word) if word is not None else None
         if verdict is not None:
@@ -1366,10 +1387,14 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
 
 _YEAR_OR = re.compile(r"\b(?:19|20)\d\d\s+or\s+$")
 _OR_YEAR = re.compile(r"\s+or\s+(?:19|20)\d\d\b")
+_RELATIVE_EXTREME = re.compile(r"\s*(?:which|that|the\s+(?:highest|largest|most|lowest|smallest|least)\b)(?:\s+(?:is|was|are|were|makes?|made|gives?))?\s+", re.IGNORECASE)
+"""A relative clause that names an extreme of the item before it ("…, which is the highest on the chart")."""
 _RANK_WORD = re.compile(r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th|runner[-\s]up)\b", re.IGNORECASE)
 _RUNNER_UP = re.compile(
     r"\b(?:second|third|fourth|fifth|2nd|3rd|4th|5th)[-\s]+(?:highest|largest|most|biggest|greatest|lowest|smallest|least|fewest|place|ranked|best|worst)\b"
-    r"|\brunner[-\s]up\b|\bin\s+(?:second|third|fourth|2nd|3rd|4th)\b",
+    r"|\brunner[-\s]up\b|\bin\s+(?:second|third|fourth|2nd|3rd|4th)\b"
+    r"|\b(?:came|finished|were|was|is|are|ranks?|ranked|placed?|sits?)\s+(?:a\s+(?:distant|close)\s+)?(?:second|third|fourth|fifth|2nd|3rd|4th|5th)\b"
+    r"|\b(?:close|closely|not\s+far|just|right|narrowly|slightly)\s+behind\b(?!\s+(?:the\s+)?[A-Z])",
     re.IGNORECASE,
 )
 """A place below the first ("the second-highest month", "in second place", "runner-up"), for a question that asks the first."""

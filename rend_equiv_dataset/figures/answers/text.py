@@ -85,7 +85,11 @@ def prepare(text: str) -> str:
 
     >>> prepare("１２３．５"), prepare("1\\u202f234"), prepare("\\u221212"), prepare("12½"), prepare("-٨٫٩")
     ('123.5', '1234', '-12', '12.5', '-8.9')
+    >>> prepare("net income was $(412) million")  # an amount in brackets after its currency: negative, as accounts write it
+    'net income was $-412 million'
     """
+    if "(" in text and _CURRENCY_BRACKETS.search(text):
+        text = _CURRENCY_BRACKETS.sub(r"\1-\2", text)
     if text.isascii():
         return text
     text = _other_digits().sub(_ascii_digit, text)
@@ -99,6 +103,7 @@ def prepare(text: str) -> str:
     return _DASH_SIGN.sub("-", text)
 
 
+_CURRENCY_BRACKETS = re.compile(r"([$€£¥₹])\s?\((\d[\d,]*(?:\.\d+)?)\)")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _POWER_OF_TEN = re.compile(r"\s?[×xX*·]\s?10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 """``× 10⁶`` with a superscript exponent (NFKC alone would make it ``106``)."""

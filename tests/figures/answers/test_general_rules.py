@@ -827,3 +827,47 @@ def test_the_number_bound_to_the_asked_item_is_the_answer(output, target, expect
     labels = ("Cloud", "Spain ads", "Devices", "Italy", "Spain")
     question = "What was the value for Spain (billion USD)?" if "ads" not in output else "What was Spain ads revenue (billion USD)?"
     assert grade(output, target, "number", question=question, labels=labels).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "question", "expected"),
+    [
+        ("The company swung to a loss: net income was $(412) million.", "-412", "What was net income in 2020 (million USD)?", True),
+        ("$3.57T", "3.57", "What was India's GDP in 2023 (trillion USD)?", True),
+        ("Nel 2020 il PIL è calato del 9,0%.", "-9", "What was Italy's GDP change in 2020 (%)?", True),
+        ("Growth was negative in 2020, at 4.1%, before rebounding to 2.6%.", "-4.1", "What was growth in 2020 (%)?", True),
+        ("ВВП составил около 2,24 трлн долларов.", "2240", "Каким был ВВП в 2022 году (млрд долларов)?", True),
+        ("Reform surged to 14.3% of the vote, up 12.3 points from 2019.", "12.3", "By how many percentage points did its share change?", True),
+        ("10h 56m", "10.93", "What is the average daily screen time (hours)?", True),
+        ("Total = 79.2 + 40.9 + 28.0 = 148.1. Heathrow = 79.2. 79.2 / 148.1 = 0.535 ≈ 53.5%.", "53.5", "What share did Heathrow handle (%)?", True),
+    ],
+)
+def test_signs_scales_points_hours_and_the_unit_asked(output, target, question, expected):
+    labels = ("Heathrow", "Gatwick", "Stansted") if "Heathrow" in output else ()
+    assert grade(output, target, "number", question=question, labels=labels).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("The DPRK stands far above the others; South Korea spends about 2.7%.", "North Korea", True),
+        ("The States remain well ahead, with China second.", "United States", True),
+        ("Japan recorded the lowest rate, with China and India close behind.", "Japan", True),
+        ("Japan leads. China finished second, and India was third.", "Japan", True),
+    ],
+)
+def test_more_country_names_and_runners_up(output, target, expected):
+    labels = ("United States", "China", "India", "Japan", "North Korea", "South Korea")
+    question = "Which country is lowest?" if "lowest" in output else "Which country is highest?"
+    assert grade(output, target, "label", question=question, labels=labels).correct is expected
+
+
+def test_england_is_not_the_united_kingdom():
+    assert not grade("England", "United Kingdom", "label", question="Which country?", labels=("United Kingdom", "France")).correct
+
+
+def test_a_relative_clause_naming_the_extreme_points_back_to_its_item():
+    labels = ("Arsenal", "Chelsea", "Everton")
+    output = "Chelsea looks tallest. Wait, no — Chelsea had 70, but Arsenal scored 88, which is the highest on the chart."
+    assert grade(output, "Arsenal", "label", question="Which team scored the most?", labels=labels).correct
+    assert not grade(output, "Chelsea", "label", question="Which team scored the most?", labels=labels).correct
