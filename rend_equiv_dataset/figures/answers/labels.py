@@ -340,7 +340,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:(?:of|and|the|for|&|de|du|la|des|del)\s+)?[A-Z][\w'’-]*){1,6}")
-_RUN_WORD = re.compile(r"[A-Z][\w'’-]*")
+_RUN_WORD = re.compile(r"[A-Z][\w'’-]*")  # a hyphenated name gives each part's initial ("Paris Saint-Germain": PSG)
 
 
 def _spelled_acronyms(text: str, index: LabelIndex, found: list[Mention]) -> list[Mention]:
@@ -350,7 +350,7 @@ def _spelled_acronyms(text: str, index: LabelIndex, found: list[Mention]) -> lis
     spelled = []
     for run in _CAPITALISED_RUN.finditer(text):
         words = list(_RUN_WORD.finditer(run.group(0)))
-        letters = [word.group(0) if word.group(0).isupper() else word.group(0)[0] for word in words]
+        letters = [word.group(0) if word.group(0).isupper() else "".join(part[:1] for part in word.group(0).split("-")) for word in words]
         hit = None
         for first in range(len(words)):
             for last in range(len(words), first + 1, -1):

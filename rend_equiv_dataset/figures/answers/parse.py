@@ -119,7 +119,7 @@ _STRONG_CORRECTION = re.compile(
     r"\b(?:actually|wait|correction|on\s+(?:closer|second|further)\s+(?:inspection|look|thought|examination|glance)"
     r"|upon\s+(?:closer|further)|looking\s+(?:again|more\s+closely)|re-?checking|rather(?!\s+than)|instead(?!\s+of)|i\s+mean|sorry"
     r"|let\s+me\s+(?:re-?check|correct|reconsider|re-?examine)|correcting|that'?s\s+(?:wrong|incorrect|not\s+right)"
-    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi|perd[óo]n|disculpa|revisando|corrigiendo|corrijo|mejor\s+dicho|corrigindo|desculpe|pardon|excusez"
+    r"|на\s+самом\s+деле|tats[äa]chlich|in\s+wirklichkeit|en\s+r[ée]alit[ée]|de\s+hecho|realmente|en\s+realidad|eigentlich|korrektur|en\s+fait|in\s+realt[àa]|na\s+verdade|correcci[óo]n|non\s+[,\u2014]|nein|anzi|perd[óo]n|disculpa|revis[áa]ndol[oa](?:\s+(?:mejor|bien))?|revisando|corrigiendo|corrijo|mejor\s+dicho|corrigindo|desculpe|pardon|excusez"
     r"|correctie|bij\s+nader\s+inzien|corre[çc][ãa]o|revendo|d[üu]zelt(?:me|iyorum)|hay[ıi]r|asl[ıi]nda|korekta|poprawka|w[łl]a[śs]ciwie"
     r"|r[äa]ttelse|koreksi|s[ửu]a\s+l[ạa]i"
     r"|moment(?=\s*[,:!\u2013\u2014-])|warte|pens[áa]ndolo\s+bien|mir[áa]ndolo\s+(?:mejor|bien)|me\s+equivoqu[ée]|espera(?=\s*[,:!])"
@@ -167,8 +167,8 @@ _LOW_OTHER = (
     r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|niedrigere?[nrs]?|niedriger|kleinere?[nrs]?|kleiner|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
     r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
 )
-_HIGH = _HIGH_OTHER + r"|fastest|faster|quickest|strongest|stronger|richest|busiest|heaviest|warmest|hottest|wettest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|ahead|leads?|leading"
-_LOW = _LOW_OTHER + r"|slowest|slower|weakest|weaker|poorest|lightest|coldest|coolest|driest|cheapest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
+_HIGH = _HIGH_OTHER + r"|fastest|faster|quickest|strongest|stronger|richest|busiest|heaviest|warmest|hottest|wettest|widest|wider|thickest|deepest|topped|dearest|priciest|costliest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|ahead|leads?|leading"
+_LOW = _LOW_OTHER + r"|slowest|slower|weakest|weaker|poorest|lightest|coldest|coolest|driest|cheapest|thinnest|thinner|narrowest|narrower|slimmest|shallowest|colder|cooler|drier|cheaper|lowest|smallest|least|fewest|minimum|min|shortest|bottom|worst|lower|smaller|less|fewer|shorter|below|trails?|behind"
 _POLARITY = re.compile(
     rf"\b(?:(?P<high>{_HIGH})|(?P<low>{_LOW}))\b|(?P<high_cjk>最高|最大|最多|最长|最も(?:高|大|多)(?:い|かった|く)|가장\s*(?:높|많|크)|أعلى|أكبر|أكثر)|(?P<low_cjk>最低|最小|最少|最短|最も(?:低|少な|小さ)(?:い|かった|く)|가장\s*(?:낮|적|작)|أدنى|أقل|أصغر)",
     re.IGNORECASE,
@@ -1376,10 +1376,11 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     if hedged:
         return Verdict(REFUSED)
     remaining = list(dict.fromkeys(label for label in plain if label not in excluded))
-    trailing = _TRAILING.search(piece) if len(remaining) > 1 else None
+    trailing = _TRAILING.search(piece) if remaining else None
     if trailing is not None:
         leading = [label for label in remaining if any(m.label == label and m.start < trailing.start() for m in found)]
-        remaining = leading if len(leading) == 1 else remaining
+        # "Man City topped the table, ahead of Real Madrid and PSG": with the leader unread, those after are still context
+        remaining = leading if len(leading) == 1 or not leading else remaining
     if len(remaining) == 1:
         return Verdict(ANSWER, remaining[0])
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)

@@ -90,6 +90,8 @@ def prepare(text: str) -> str:
     """
     if "(" in text and _CURRENCY_BRACKETS.search(text):
         text = _CURRENCY_BRACKETS.sub(r"\1-\2", text)
+    if "(" in text and _STATED_BRACKETS.search(text):
+        text = _STATED_BRACKETS.sub(r"\1-\2", text)  # "cash flow was (238)": the accounts' negative
     if text.isascii():
         return text
     text = _other_digits().sub(_ascii_digit, text)
@@ -104,6 +106,7 @@ def prepare(text: str) -> str:
 
 
 _CURRENCY_BRACKETS = re.compile(r"([$€£¥₹])\s?\((\d[\d,]*(?:\.\d+)?)\)")
+_STATED_BRACKETS = re.compile(r"(\b(?:was|is|were|are|of|at|totall?ed|stood\s+at)\s)\((\d[\d,]*(?:\.\d+)?)\)(?=[\s,.;]|$)")
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _POWER_OF_TEN = re.compile(r"\s?[×xX*·]\s?10([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 """``× 10⁶`` with a superscript exponent (NFKC alone would make it ``106``)."""

@@ -871,3 +871,23 @@ def test_a_relative_clause_naming_the_extreme_points_back_to_its_item():
     output = "Chelsea looks tallest. Wait, no — Chelsea had 70, but Arsenal scored 88, which is the highest on the chart."
     assert grade(output, "Arsenal", "label", question="Which team scored the most?", labels=labels).correct
     assert not grade(output, "Chelsea", "label", question="Which team scored the most?", labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "labels", "question", "expected"),
+    [
+        ("Man City topped the table, ahead of Real Madrid and PSG.", "PSG", ("Manchester City", "Real Madrid", "PSG"),
+         "Which club earned the most?", False),  # the leader unread: those behind it are still no answer
+        ("Paris Saint-Germain has the largest wage bill, ahead of Barcelona.", "PSG", ("PSG", "Barcelona"), "Which club pays the most?", True),
+        ("Latin America had the thinnest margin, compared with 20% in North America.", "LatAm", ("North America", "LatAm"),
+         "Which region had the lowest margin?", True),
+    ],
+)
+def test_leaders_acronyms_with_hyphens_and_more_extremes(output, target, labels, question, expected):
+    assert grade(output, target, "label", question=question, labels=labels).correct is expected
+
+
+def test_an_amount_in_brackets_after_a_copula_is_negative():
+    output = "Operating cash flow in 2021 was (238), reflecting working-capital outflows."
+    assert grade(output, "-238", "number", question="What was operating cash flow in 2021 (million USD)?").correct
+    assert not grade(output, "238", "number", question="What was operating cash flow in 2021 (million USD)?").correct
