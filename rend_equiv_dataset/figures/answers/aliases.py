@@ -223,6 +223,11 @@ def _english_territories() -> dict[str, str]:
     return {code: name for code, name in Locale.parse("en").territories.items() if len(code) == 2 and code.isalpha()}
 
 
+def names_a_country(name: str) -> bool:
+    """Whether ``name`` is a country's name, code or everyday name (``Sudan``, ``Guinea``, ``UK``)."""
+    return _country(name) is not None
+
+
 def _country(label: str) -> object | None:
     """The pycountry country a label names, or ``None`` (``Russia`` and ``UK`` through :data:`COLLOQUIAL`)."""
     import pycountry

@@ -164,6 +164,7 @@ class LabelIndex:
     prefixes: frozenset[str]
     cased: frozenset[str] = frozenset()
     acronyms: tuple[str, ...] = ()  # labels written as an acronym ("AWS", "BJP"): found also as the words they abbreviate
+    titled: frozenset[str] = frozenset()  # keys that count only written with a capital: a label's own word alone ("Aramco")
 
 
 @lru_cache(maxsize=65536)
@@ -286,7 +287,7 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
     :func:`~rend_equiv_dataset.figures.answers.aliases.other_names` knows for
     it (country names, codes and translations, region abbreviations, pinyin).
     """
-    from rend_equiv_dataset.figures.answers.aliases import other_names, rival_names
+    from rend_equiv_dataset.figures.answers.aliases import names_a_country, other_names, rival_names
 
     years = bool(labels) and all(re.fullmatch(r"(?:19|20)\d\d", label.strip()) for label in labels)
     keys: dict[str, str] = {}
@@ -321,6 +322,11 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
         longest = max(longest, 3)  # "fiscal year 2020" is three tokens
     if any(_quarter([_low(t) for t in _TOKEN.findall(label)]) for label in labels):
         longest = max(longest, 7)  # "第3四半期 2022" is seven tokens
+    titled = set()
+    for word, label in _own_words(labels).items():  # "Aramco" for "Saudi Aramco": a word no other label has, capitalised
+        if word not in keys and not names_a_country(word) and not names_a_country(label):  # "Sudan" is not "South Sudan"
+            keys[word] = label
+            titled.add(word)
     for label in labels:  # "North Korea" is not "Korea, Rep.": other countries' names holding a label's word are stop words
         for rival in rival_names(label):
             rival_tokens = [_low(t) for t in _TOKEN.findall(rival)]
@@ -335,7 +341,8 @@ def label_index(labels: tuple[str, ...]) -> LabelIndex:
             del keys[key]
     prefixes = frozenset(key[:i] for key in keys for i in range(1, len(key) + 1))
     acronyms = tuple(label for label in labels if _ACRONYM.fullmatch(label) and keys.get(_low(label)) == label)
-    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own), acronyms)
+    return LabelIndex(keys, frozenset(ordinary), years, min(MAX_TOKENS, longest), prefixes, frozenset(cased - uncased - own), acronyms,
+                      frozenset(titled))
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,6}")
@@ -363,6 +370,34 @@ def _spelled_acronyms(text: str, index: LabelIndex, found: list[Mention]) -> lis
         if hit and not any(start < hit[2] and hit[1] < end for start, end in taken):
             spelled.append(Mention(hit[0], hit[1], hit[2], True))
     return spelled
+
+
+_GENERIC_WORDS = frozenset(
+    """united states kingdom republic democratic people peoples federal national union north south east west central middle
+    northern southern eastern western new great saint san santa city island islands party group company corporation bank
+    international global world america american europe european asia asian africa african pacific atlantic energy power
+    services service products product segment region regions rest other others total sector industry industrial
+    government public private general royal state province county district area zone market markets capital""".split()
+)
+"""Words too generic to name one label alone, however unique to it in a label set."""
+
+
+def _own_words(labels: tuple[str, ...]) -> dict[str, str]:
+    """Word → label, for each word (five letters or more, not generic, not an everyday word) of a label of two or more
+    words that no other label holds: an output naming "Aramco" names ``Saudi Aramco``."""
+    words = {label: [_low(t) for t in _TOKEN.findall(label)] for label in labels}
+    counts: dict[str, int] = {}
+    for tokens in words.values():
+        for token in set(tokens):
+            counts[token] = counts.get(token, 0) + 1
+    own = {}
+    for label, tokens in words.items():
+        if len(tokens) < 2:
+            continue
+        for token in tokens:
+            if len(token) >= 5 and token.isalpha() and counts[token] == 1 and token not in _GENERIC_WORDS and token not in _ORDINARY:
+                own[token] = label
+    return own
 
 
 def _may_start(token: str, index: LabelIndex) -> bool:
@@ -442,7 +477,7 @@ def _find_mentions(text: str, index: LabelIndex, alone: bool) -> tuple[Mention, 
         start, end = tokens[i][1], tokens[i + n - 1][2]
         written = text[start:end]
         bare = written.removesuffix("'s").removesuffix("\u2019s")  # "the UK's": the code in capitals, then a possessive
-        if key in index.cased and not (bare.isupper() or "." in written):
+        if key in index.cased and not (bare.isupper() or "." in written) or key in index.titled and not written[:1].isupper():
             i += 1
             continue
         currency = _CURRENCY_AFTER.match(text, end)

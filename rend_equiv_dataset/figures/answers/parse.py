@@ -1338,7 +1338,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
         in_clause = [m for m in found if start <= m.start < end]
         if _CONCESSIVE.match(piece, start):
             continue  # "Dubai, …, though Riyadh is close", "although some sources put Japan ahead": an aside, not a claim
-        runner_up = _RUNNER_UP.search(piece, start, end) if question.polarity and not question.ranked and in_clause else None
+        runner_up = _RUNNER_UP.search(piece, start, end) if not question.ranked and in_clause else None
         if runner_up is not None:  # "July is the highest … January is the second-highest month": a place below the asked one
             excluded.add(min(in_clause, key=lambda m: abs(m.start - runner_up.start())).label)
             continue

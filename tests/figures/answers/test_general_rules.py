@@ -786,7 +786,7 @@ def test_a_json_answer_left_empty_is_no_answer_and_a_revised_one_supersedes():
         ("The leader is West Texas Intermediate.", "WTI", ("Brent", "WTI", "Dubai"), True),
         ("The leader is West Texas Intermediate.", "Brent", ("Brent", "WTI", "Dubai"), False),
         ("Most seats went to the Scottish National Party.", "SNP", ("SNP", "Labour", "Conservative"), True),
-        ("The Tories came second.", "Conservative", ("SNP", "Labour", "Conservative"), True),
+        ("The Tories took the most seats.", "Conservative", ("SNP", "Labour", "Conservative"), True),
         ("Prince Edward Island & Nova Scotia", "Prince Edward Island and Nova Scotia", ("Prince Edward Island and Nova Scotia", "Ontario"), True),
         ("It peaked in August 2021.", "Aug 2021", ("Jun 2021", "Aug 2021", "Oct 2021"), True),
     ],
@@ -891,3 +891,16 @@ def test_an_amount_in_brackets_after_a_copula_is_negative():
     output = "Operating cash flow in 2021 was (238), reflecting working-capital outflows."
     assert grade(output, "-238", "number", question="What was operating cash flow in 2021 (million USD)?").correct
     assert not grade(output, "238", "number", question="What was operating cash flow in 2021 (million USD)?").correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "labels", "expected"),
+    [
+        ("Aramco was by far the most profitable, ahead of Apple.", "Saudi Aramco", ("Saudi Aramco", "Apple", "Walmart"), True),
+        ("Aramco was by far the most profitable, ahead of Apple.", "Apple", ("Saudi Aramco", "Apple", "Walmart"), False),
+        ("aramco, maybe", "Saudi Aramco", ("Saudi Aramco", "Apple", "Walmart"), False),  # a label's own word counts capitalised
+        ("Sudan showed the largest change.", "South Sudan", ("Chad", "Mali", "South Sudan"), False),  # a country of its own
+    ],
+)
+def test_a_word_only_one_label_holds_names_it(output, target, labels, expected):
+    assert grade(output, target, "label", question="Which one is highest?", labels=labels).correct is expected
