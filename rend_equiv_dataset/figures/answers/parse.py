@@ -316,6 +316,7 @@ class _Question:
     ranked: bool = False  # the question asks for a place below the first ("the second-most seats")
     points: bool = False  # the question asks in percentage points
     hours: bool = False  # the question asks in hours
+    counted: re.Pattern[str] | None = None  # "How many states …?": the counted noun after a number ("3 states")
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -340,7 +341,8 @@ class _Question:
         return cls(answer_type, index, question_scale(question), fraction, polarity, focus, numbers, unit, ratio, asks_year, percent,
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
                    _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question),
-                   bool(_RANK_WORD.search(text)), bool(_POINTS.search(text)), bool(_HOURS_QUESTION.search(text)))
+                   bool(_RANK_WORD.search(text)), bool(_POINTS.search(text)), bool(_HOURS_QUESTION.search(text)),
+                   _counted_noun(text) if answer_type == "number" else None)
 
 
 _OWN_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -377,6 +379,21 @@ def _asked_measure(question: str | None) -> tuple[str, float] | None:
 
 
 _HOURS_QUESTION = re.compile(r"\(\s*(?:in\s+)?hours?\s*\)|\bin\s+hours\b|\bhow\s+many\s+hours\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow\s+many\s+(?:of\s+the\s+)?([^\W\d_]{3,})", re.IGNORECASE)
+
+
+def _counted_noun(question: str) -> re.Pattern[str] | None:
+    """What a "How many …?" question counts, as it may follow the answer's number: "How many states have …?" gives
+    ``3 states`` (singular too: ``1 state``); None for other questions and for units ("how many times", "hours")."""
+    asked = _HOW_MANY.search(question)
+    if asked is None or asked[1].casefold() in _NOT_COUNTED:
+        return None
+    noun = asked[1].casefold()
+    stem = noun[:-3] + "(?:y|ies)" if noun.endswith("ies") else noun[:-1] + "s?" if noun.endswith("s") else noun + "s?"
+    return re.compile(rf"\s*(?:[^\W\d_]+\s+)?{stem}\b", re.IGNORECASE)
+
+
+_NOT_COUNTED = frozenset("times hours minutes seconds days weeks months years percent percentage points more less fewer".split())
 _HOURS_MINUTES = re.compile(r"\b(\d{1,3})\s?(?:h|hrs?|hours?)\s*(?:and\s+)?(\d{1,2})\s?(?:m|min|mins|minutes?)\b", re.IGNORECASE)
 """Hours and minutes ("10h 56m", "3 hours 45 minutes"), read in hours under a question asked in hours."""
 _POINTS = re.compile(r"\s*(?:percentage[\s-]+points?|points?|pts?\b|pp\b|p\.p\.|Prozentpunkte\w*|points\s+de\s+pourcentage|puntos\s+porcentuales)", re.IGNORECASE)
@@ -1037,8 +1054,12 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
     """
     candidates = sentences(window)[-MAX_SENTENCES:]
     read: list[tuple[Verdict, str]] = []
+    inherits: set[str] = set()  # sentences that speak of the question's one category without naming it
     for position, sentence in enumerate(reversed(candidates)):
         verdict = _read_piece(sentence, question, alone=len(candidates) == 1)
+        before = len(candidates) - position - 2
+        if before >= 0 and _speaks_of_focus(sentence, candidates[before], question):
+            inherits.add(sentence)
         if verdict.kind == UNFINISHED and position == 0:
             return Verdict(REFUSED), sentence
         if verdict.kind not in (NOTHING, UNFINISHED):
@@ -1057,7 +1078,7 @@ def _read_committed(window: str, question: _Question) -> tuple[Verdict, str]:
     best: tuple[int, Verdict, str] | None = None
     rival = False
     for verdict, sentence in read:
-        score = _commitment(sentence, verdict, question)
+        score = _commitment(sentence, verdict, question, sentence in inherits)
         if best is None or score > best[0]:
             best = (score, verdict, sentence)
             rival = False
@@ -1076,7 +1097,19 @@ def _value_key(verdict: Verdict) -> object:
     return (verdict.kind, value.value if isinstance(value, Number) else value)
 
 
-def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
+def _speaks_of_focus(sentence: str, previous: str, question: _Question) -> bool:
+    """Whether a sentence refers back to the question's one category named just before it ("Rwanda leads the world.
+    Women hold 61.3% of seats there, ahead of Cuba (53.4%).") while naming no category as its subject."""
+    if len(question.focus) != 1 or question.answer_type != "number" or not _ANAPHOR.search(sentence):
+        return False
+    named = mentions(sentence, question.index)
+    return any(m.label in question.focus for m in mentions(previous, question.index)) and not (named and named[0].start < 3)
+
+
+_ANAPHOR = re.compile(r"\b(?:there|its|it|this\s+(?:country|city|state|region|company|party|year|market))\b", re.IGNORECASE)
+
+
+def _commitment(sentence: str, verdict: Verdict, question: _Question, focused: bool = False) -> int:
     score = 0
     if _CONCLUSION.search(sentence):
         score += 3
@@ -1087,10 +1120,12 @@ def _commitment(sentence: str, verdict: Verdict, question: _Question) -> int:
     if question.answer_type == "label":
         score += 4 if verdict.polar else 0
     else:
-        if len(question.focus) == 1 and any(m.label in question.focus for m in mentions(sentence, question.index)):
+        if len(question.focus) == 1 and (focused or any(m.label in question.focus for m in mentions(sentence, question.index))):
             score += 2
         if isinstance(verdict.value, Number) and _is_result(sentence, verdict.value):
             score += 1
+        if isinstance(verdict.value, Number) and question.counted is not None and question.counted.match(sentence, verdict.value.end):
+            score += 2  # "Hawaii (94,814) is not. That's 3 states." under "How many states …?": the count, named as such
         if isinstance(verdict.value, Number) and question.percent and not question.points and verdict.value.percent:
             score += 2  # "Heathrow = 79.2. 79.2 / 167.9 ≈ 47.2%." under "What share …?": the value in the unit asked
         if _COPULA_BEFORE.search(sentence[:max(0, sentence.find(" ", 1))]) or re.search(r"\b(?:is|are|was|were|=)\b|=", sentence):

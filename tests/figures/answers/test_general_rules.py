@@ -904,3 +904,27 @@ def test_an_amount_in_brackets_after_a_copula_is_negative():
 )
 def test_a_word_only_one_label_holds_names_it(output, target, labels, expected):
     assert grade(output, target, "label", question="Which one is highest?", labels=labels).correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Maryland (98,461), Massachusetts (96,505) and New Jersey (96,346) are above 96,000. Hawaii (94,814) and "
+         "California (91,905) are not. That's 3 states.", "3", True),
+        ("Maryland (98,461) and Massachusetts (96,505) are above 96,000. Hawaii (94,814) is not. That's 2 states.", "3", False),
+        ("Only 1 state clears it: Maryland (98,461). Hawaii (94,814) is not above.", "1", True),
+    ],
+)
+def test_a_count_question_commits_to_the_number_that_names_what_it_counts(output, target, expected):
+    question = "How many states have a median household income above $96,000?"
+    labels = ("Maryland", "Massachusetts", "New Jersey", "Hawaii", "California")
+    assert grade(output, target, "number", question=question, labels=labels).correct is expected
+
+
+def test_a_sentence_that_refers_back_to_the_asked_category_speaks_of_it():
+    output = ("Rwanda has the highest representation of women in parliament. Women hold 61.3% of seats there, ahead of "
+              "Cuba (53.4%).\n\nThis reflects the 2003 constitution, which reserves 30% of seats for women.")
+    question = "What percentage of seats are held by women in Rwanda (%)?"
+    labels = ("Rwanda", "Cuba", "Mexico")
+    assert grade(output, "61.3", "number", question=question, labels=labels).correct
+    assert not grade(output, "30", "number", question=question, labels=labels).correct
