@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.figures.answers.labels import normalize_label
-from rend_equiv_dataset.figures.answers.parse import Reading, parse_answer, read_answer
+from rend_equiv_dataset.figures.answers.parse import ParsedAnswer, Reading, parse_answer, read_answer
 from rend_equiv_dataset.figures.answers.relaxed import within
 from rend_equiv_dataset.figures.charts.canonical import format_number
 
@@ -110,10 +110,19 @@ def compare(reading: Reading, reference: float | str | None, answer_type: str) -
     answer = format_number(float(parsed)) if answer_type == "number" else str(parsed)
     if reference is None:
         return Grade(answer, False)
-    correct = within(parsed, reference, answer_type)
+    spread = reading.spread if answer_type == "number" else 0.0
+    correct = _within_range(parsed, spread, reference, answer_type)
     if not correct and answer_type == "number":
-        correct = any(within(value, reference, answer_type) for value in reading.also)
+        correct = any(_within_range(value, spread * value / float(parsed) if parsed else 0.0, reference, answer_type)
+                      for value in reading.also)
     return Grade(answer, correct)
+
+
+def _within_range(value: ParsedAnswer, spread: float, reference: float | str, answer_type: str) -> bool:
+    """A value within the tolerance of the reference; a narrow range (``spread``, half its width) only when both ends are."""
+    if not spread:
+        return within(value, reference, answer_type)
+    return within(float(value) - spread, reference, answer_type) and within(float(value) + spread, reference, answer_type)
 
 
 @dataclass(frozen=True)

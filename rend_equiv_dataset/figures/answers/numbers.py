@@ -116,6 +116,7 @@ class Number(NamedTuple):
     role: str = "answer"
     year: bool = False
     measure: tuple[str, float] | None = None  # a unit of measure written after it: ("W", 1e9) for "GW" (:func:`measure_at`)
+    spread: float = 0.0  # a narrow range read as its midpoint: half its width (:data:`NARROW_RANGE`)
 
     @property
     def standalone(self) -> bool:
@@ -401,18 +402,19 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         if text[left.end:right.start] == "-" and not _followed_by_operator(text, right.end) and not _EQUALS_AFTER.match(text, right.end) and (
             _HEDGE_BEFORE.search(before) or (right.percent and not left.percent)
         ):  # "approximately 60-62%", "in the range of 170-175%": a range written with a hyphen, not a subtraction
-            roles[i] = roles[i + 1] = "hedge"
+            roles[i] = roles[i + 1] = "range"
         elif between in _OPERATORS:
             roles[i] = roles[i + 1] = "operand"
         elif between in _EQUALS:
             roles[i] = "operand"
             roles[i + 1] = "operand" if _followed_by_operator(text, right.end) else "answer"
+        elif _OR_BETWEEN.fullmatch(between):
+            roles[i] = roles[i + 1] = "hedge"
         elif (
-            _OR_BETWEEN.fullmatch(between)
-            or (between in _RANGE_BETWEEN and _HEDGE_BEFORE.search(before))
+            (between in _RANGE_BETWEEN and _HEDGE_BEFORE.search(before))
             or (between in _RANGE_BETWEEN | _CJK_RANGE_BETWEEN and _RANGE_AFTER.match(text, right.end))
         ):
-            roles[i] = roles[i + 1] = "hedge"
+            roles[i] = roles[i + 1] = "range"
     judged = []
     for i, number in enumerate(found):
         if roles[i] == "answer" and _NEGATION_BEFORE.search(text[max(0, number.start - 30):number.start]):
@@ -423,7 +425,35 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         ) or (number.scale == 1.0 and not number.percent and text[number.end:number.end + 1] in ("月", "日", "年", "号", "월", "일"))
         # "1月" (January), "3日", "2019年": a date, not a quantity
         judged.append(number._replace(role=roles[i], year=year))
-    return judged
+    return _narrow_ranges(judged)
+
+
+NARROW_RANGE = 0.05
+"""A range no wider than this share of its midpoint (the numbers' tolerance: "between 42 and 43", "170-175%",
+"1,200 to 1,250") is read as that midpoint, carrying half its width (``spread``): it is correct only where both
+ends are within the tolerance (:func:`~rend_equiv_dataset.figures.answers.grade.compare`). A wider range
+("entre 60 et 65 %", ``zwischen 30 und 40``) is no answer."""
+
+
+def _narrow_ranges(judged: list[Number]) -> list[Number]:
+    """Each pair of range ends (role ``range``) narrow enough to be one answer, merged into its midpoint."""
+    out: list[Number] = []
+    i = 0
+    while i < len(judged):
+        left = judged[i]
+        right = judged[i + 1] if i + 1 < len(judged) else None
+        if left.role == "range" and right is not None and right.role == "range" and not left.year and not right.year:
+            scale = right.scale if left.scale == 1.0 else left.scale
+            low, high = left.value * left.scale / scale, right.value * right.scale / scale
+            middle = (low + high) / 2
+            if low < high and middle and high - low <= NARROW_RANGE * abs(middle) + 1e-12:
+                out.append(right._replace(value=middle, scale=scale, percent=left.percent or right.percent, start=left.start,
+                                          role="answer", spread=(high - low) / 2))
+                i += 2
+                continue
+        out.append(left)
+        i += 1
+    return out
 
 
 _EQUALS_AFTER = re.compile(r"\s*[%]?\s*(?:=|≈|equals\b|is\b)")

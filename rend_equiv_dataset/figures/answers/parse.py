@@ -160,11 +160,11 @@ _NEGATED_BEFORE = re.compile(
 )
 _NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 _HIGH_OTHER = (
-    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|h[öo]here?[nrs]?|h[öo]her|gr[öo]ßere?[nrs]?|gr[öo]ßer|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?|plus\s+forte?s?"
+    r"h[öo]chste[nrs]?|gr[öo]ßte[nrs]?|meisten|st[äa]rkste[nrs]?|schnellste[nrs]?|h[öo]here?[nrs]?|h[öo]her|gr[öo]ßere?[nrs]?|gr[öo]ßer|m[áa]s\s+alt[oa]s?|mayor(?:es)?|plus\s+[ée]lev[ée]e?s?|plus\s+haute?s?|plus\s+forte?s?"
     r"|plus\s+grande?s?|самы[йхеая]\s+(?:высок|больш)\w*|наибольш\w*|più\s+alt[oiae]|maggiore|mais\s+alt[oa]s?|maior(?:es)?"
 )
 _LOW_OTHER = (
-    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|niedrigere?[nrs]?|niedriger|kleinere?[nrs]?|kleiner|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
+    r"niedrigste[nrs]?|kleinste[nrs]?|wenigsten|schw[äa]chste[nrs]?|langsamste[nrs]?|niedrigere?[nrs]?|niedriger|kleinere?[nrs]?|kleiner|geringste[nrs]?|m[áa]s\s+baj[oa]s?|menor(?:es)?|plus\s+faibles?|plus\s+basse?s?"
     r"|plus\s+petite?s?|самы[йхеая]\s+(?:низк|маленьк)\w*|наименьш\w*|più\s+bass[oiae]|minore|mais\s+baix[oa]s?"
 )
 _HIGH = _HIGH_OTHER + r"|fastest|faster|quickest|strongest|stronger|richest|busiest|heaviest|warmest|hottest|wettest|widest|wider|thickest|deepest|topped|dearest|priciest|costliest|warmer|hotter|wetter|highest|largest|greatest|biggest|most|maximum|max|top|tallest|longest|peak|peaked|peaks|best|higher|greater|larger|bigger|more|taller|longer|exceeds?|exceeding|surpass(?:es)?|outperforms?|tops|above|ahead|leads?|leading"
@@ -664,7 +664,8 @@ class Reading(NamedTuple):
     :data:`LOW`; ``evidence`` is the piece of text the answer was read from;
     ``also`` holds other values the same words support: the number as written
     before a scale word, and the size of a decrease when the question names
-    the decrease ("a deficit of 845" for "What is the deficit?").
+    the decrease ("a deficit of 845" for "What is the deficit?"); ``spread`` is
+    half the width of a narrow range read as its midpoint ("between 749 and 788").
     """
 
     value: ParsedAnswer
@@ -672,6 +673,7 @@ class Reading(NamedTuple):
     confidence: float
     evidence: str = ""
     also: tuple[float, ...] = ()
+    spread: float = 0.0
 
 
 HIGH, MEDIUM, LOW = 0.95, 0.75, 0.4
@@ -976,7 +978,9 @@ def _finish(verdict: Verdict, question: _Question, rule: str, evidence: str) -> 
         also: tuple[float, ...] = (value.value,) if value.scale != 1.0 and not question.unit else ()
         if question.decrease and value.value < 0:  # "the deficit is 845" and "a deficit of 845" both answer "What is the deficit?"
             also += (-_in_question_unit(value, question), *(-size for size in also))
-        return Reading(_in_question_unit(value, question), rule, confidence, evidence, also)
+        read = _in_question_unit(value, question)
+        spread = value.spread * read / value.value if value.spread and value.value else 0.0
+        return Reading(read, rule, confidence, evidence, also, abs(spread))
     if isinstance(value, float | str):
         return Reading(value, rule, confidence, evidence)
     return Reading(None, "none", LOW, evidence)
@@ -1024,7 +1028,7 @@ def _number_right_after_marker(span: str, question: _Question) -> Number | None:
     if not found or found[0].start > head.end() or not found[0].standalone:
         return None
     first = found[0]
-    if first.year or first.value in question.numbers or any(n.role == "hedge" for n in found[:2]):
+    if first.year or first.value in question.numbers or any(n.role in _HEDGES for n in found[:2]):
         return None
     if _STRONG_CORRECTION.search(sentence) or _OPEN_ALTERNATIVE.search(sentence) or _bare_list(sentence, found):
         return None
@@ -1103,7 +1107,9 @@ def _speaks_of_focus(sentence: str, previous: str, question: _Question) -> bool:
     if len(question.focus) != 1 or question.answer_type != "number" or not _ANAPHOR.search(sentence):
         return False
     named = mentions(sentence, question.index)
-    return any(m.label in question.focus for m in mentions(previous, question.index)) and not (named and named[0].start < 3)
+    if named and named[0].start < 3 or any(n.standalone and not n.year for n in numbers_in(previous)):
+        return False  # "Spain stood at 12.0% in 2011. For context, it was 14.6% …": the value came with the name
+    return any(m.label in question.focus for m in mentions(previous, question.index))
 
 
 _ANAPHOR = re.compile(r"\b(?:there|its|it|this\s+(?:country|city|state|region|company|party|year|market))\b", re.IGNORECASE)
@@ -1187,12 +1193,12 @@ def _read_number(piece: str, question: _Question) -> Verdict:
         return _read_number_words(piece)
     candidates = [n for n in found if n.standalone]
     if not candidates:
-        if any(n.role in ("hedge", "negated") for n in found):
+        if any(n.role in (*_HEDGES, "negated") for n in found):
             return Verdict(REFUSED)
         return Verdict(UNFINISHED) if any(n.role == "operand" for n in found) else Verdict(NOTHING)
     if _bare_list(piece, candidates):
         return Verdict(REFUSED)
-    if any(n.role == "hedge" for n in found) and all(n.year or n.value in question.numbers for n in candidates):
+    if any(n.role in _HEDGES for n in found) and all(n.year or n.value in question.numbers for n in candidates):
         return Verdict(REFUSED)  # "in 2020 it lies between 15 and 17": the range is the statement, 2020 a copy
     candidates = _drop_copies(candidates, question)
     bounds = [n for n in candidates if _BOUND_BEFORE.search(piece, max(0, n.start - 16), n.start)]
@@ -1237,6 +1243,7 @@ def _read_number(piece: str, question: _Question) -> Verdict:
     return Verdict(ANSWER, (after_copula or candidates)[0])
 
 
+_HEDGES = ("hedge", "range")  # two candidates ("30 or 40"), a range too wide to be one answer ("between 30 and 40")
 _WHOLE_BEFORE = re.compile(r"\b(?:total|overall|combined|whole|entire)(?:\s+[^\W\d_]+){0,3}\s+(?:of|was|is|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?$", re.IGNORECASE)
 _MULTIPLE_AFTER = re.compile(r"\s*(?:times|fold|mal|fois|veces|vezes|volte|раз\w*|倍)\b|-fold\b", re.IGNORECASE)
 

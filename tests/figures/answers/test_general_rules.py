@@ -928,3 +928,19 @@ def test_a_sentence_that_refers_back_to_the_asked_category_speaks_of_it():
     labels = ("Rwanda", "Cuba", "Mexico")
     assert grade(output, "61.3", "number", question=question, labels=labels).correct
     assert not grade(output, "30", "number", question=question, labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("The value appears to be somewhere between 42 and 43 percent.", "42.5", True),
+        ("The value appears to be somewhere between 42 and 43 percent.", "44.5", False),  # the far end is 5.6% off
+        ("Approximately 60-62%, the bar ends just past the 60% gridline.", "61", True),
+        ("Around 1,200 to 1,250 MW, I think.", "1225", True),
+        ("Entre 60 et 65 %, d'après le graphique.", "62.5", False),  # wider than the tolerance: no answer
+        ("Summing all bars I get somewhere from 125 to 135.", "130", False),
+        ("It is 42 or 43.", "42.5", False),  # two candidates, however close
+    ],
+)
+def test_a_range_no_wider_than_the_tolerance_is_one_answer(output, target, expected):
+    assert grade(output, target, "number", question="What share said yes (%)?").correct is expected
