@@ -74,9 +74,11 @@ _NUMBER = re.compile(
 _OPERATORS = frozenset({"-", "+", "*", "/", "x", "×", "÷", "minus", "plus", "times", "divided by", "multiplied by", "over"})
 _EQUALS = frozenset({"=", "≈", "~", "~=", "equals", "is equal to", "gives", "makes"})
 _YEAR_BEFORE = re.compile(
-    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|fiscal|en|em|im|seit|depuis|desde|voor|van|f[üu]r|pour|para|per|del|nel|dal|w|za)|[,(/])\s*$",
+    r"(?:\b(?:in|since|from|to|of|year|years|during|between|and|until|till|by|for|fy|q[1-4]|h[12]|through|after|before|fiscal|en|em|im|seit|depuis|desde|voor|van|f[üu]r|pour|para|per|del|nel|dal|w|za|в|во|с|до|عام|سنة|năm|tahun)|[,(/،])\s*$",
     re.IGNORECASE,
 )
+_YEAR_AFTER = re.compile(r"\s?(?:году|года|год\b|г\.|में(?![\w\u0900-\u097f])|yılında|yılı\b)")
+"""After a year written the Russian, Hindi or Turkish way ("в 2023 году", "2017 में", "2023 yılında")."""
 _NEGATION_BEFORE = TailPattern(re.compile(
     r"(?:\bnot|n't|\bnever|\brather\s+than|\binstead\s+of|\bother\s+than|\bexcept|\bexcluding)\s+(?:be\s+|equal\s+to\s+|exactly\s+|the\s+)?$",
     re.IGNORECASE,
@@ -237,16 +239,19 @@ _WORDED_DECREASE = TailPattern(re.compile(
     r"|\b(?:fell|falls|fall|dropped|drops|declined|declines|decreased|decreases|shrank|shrunk|contracted|lost|down|sank|slipped)"
     r"(?:\s+by)?"
     r"|\b(?:baj[oó]|bajaron|cay[oó]|cayeron|disminuy[oó]|disminuyeron|sank|sanken|gesunken|r[üu]ckgang\s+(?:von|um)|um|a\s+baiss[ée]|baiss[ée]e?s?|diminu[ée]|baisse\s+de|calo\s+del?|diminuito\s+del?|снизил\w*|сократил\w*|упал[аио]?|уменьшил\w*"
-    r"|d[ée]fici[td]\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de"
+    r"|d[ée]fici[td](?:\s+[^\W\d_]+)?\s+(?:de|von|di|do|of)|defizit\s+(?:von|in\s+h[öo]he\s+von)|perte\s+de|p[ée]rdida\s+de|verlust\s+von|perdita\s+di|preju[íi]zo\s+de"
+    r"|disavanzo(?:\s+[^\W\d_]+)?\s+di|дефицит\w*(?:\s+[^\W\d_]+){0,3}\s+(?:в\s+размере|на\s+уровне|составил\w*)|recul[ée]e?s?\s+de"
+    r"|انخفض\w*(?:\s+[^\W\d_]+){0,2}\s+بنسبة|تراجع\w*(?:\s+[^\W\d_]+){0,2}\s+بنسبة|عجز\w*(?:\s+[^\W\d_]+){0,2}\s+(?:بقيمة|قدره)"
     r"|negative(?:\s+(?:in|for)\s+(?:19|20)\d\d)?,?\s+(?:at|of|with)|calat[oa]\s+del?|diminuit[oa]\s+del?"
     r"|queda\s+de|recuo\s+de|retra[çc][ãa]o\s+de|ca[íi]da\s+del?|contracci[óo]n\s+del?|recul\s+de|contraction\s+de|contrazione\s+del?|a[çc][ıi]k\w*|a[çc][ıi][ğg][ıi]))"
     r"\s+(?:(?:un|una|el|la|le|del|de|en|um|uno|an?|на)\s+)?(?:(?:about|around|approximately|roughly|some|nearly|almost|just|only|merely|a\s+mere)\s+)?[*_]{0,2}[$€£¥]?\s?$"
     r"|(?:零下|負|负|マイナス|赤字|亏损|虧損|(?:下降|减少|減少|下跌|下滑|降低|减|降|跌)了?(?:约|約)?)\s?$",
     re.IGNORECASE,
-), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "queda", "recuo", "retra", "negative", "calat", "caíd", "caid", "contrac", "recul", "contrazione", "açı", "aci", "снизил", "сократил", "упал", "уменьшил", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
+), ("fici", "defizit", "sunken", "loss", "declin", "decreas", "drop", "fall", "fell", "contract", "reduction", "shrank", "shrunk", "lost", "down", "sank", "slipped", "baj", "cay", "disminu", "ckgang", "um", "baiss", "diminu", "calo", "perte", "rdida", "verlust", "perdita", "preju", "queda", "recuo", "retra", "negative", "calat", "caíd", "caid", "contrac", "recul", "contrazione", "açı", "aci", "снизил", "сократил", "упал", "уменьшил", "дефицит", "disavanzo", "انخفض", "تراجع", "عجز", "零下", "負", "负", "マイナス", "赤字", "亏损", "虧損", "下", "减", "減", "降", "跌"))
 _WORDED_DECREASE_AFTER = re.compile(
     r"\s?(?:(?:°\s?[CF]|[^\W\d_]{1,12})\s+)?(?:deficit|d[ée]ficit|defizit|shortfall|decline|decrease|drop|contraction|below\s+zero|under\s+zero|sous\s+z[ée]ro|bajo\s+cero"
-    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b|\s?(?:की\s+)?गिरावट",
+    r"|unter\s+null|abaixo\s+de\s+zero|sotto\s+(?:lo\s+)?zero|ниже\s+нуля)\b|\s?(?:की\s+)?गिरावट"
+    r"|\s?(?:[^\s\d]+\s+){0,3}(?:का\s+|की\s+)?(?:व्यापार\s+)?घाटा|\s?(?:घटा|घटी|घटे|घट\s+गया|घट\s+गई)",
     re.IGNORECASE,
 )
 _DEFICIT_SUBJECT = TailPattern(re.compile(
@@ -422,6 +427,7 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
         year = number.year and (
             _YEAR_BEFORE.search(text[max(0, number.start - 12):number.start]) is not None
             or re.match(r"\s*[-/]\s*\d", text[number.end:number.end + 4]) is not None
+            or _YEAR_AFTER.match(text, number.end) is not None
         ) or (number.scale == 1.0 and not number.percent and text[number.end:number.end + 1] in ("月", "日", "年", "号", "월", "일"))
         # "1月" (January), "3日", "2019年": a date, not a quantity
         judged.append(number._replace(role=roles[i], year=year))

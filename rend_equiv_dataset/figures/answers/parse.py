@@ -278,12 +278,25 @@ def question_scale(question: str | None) -> float:
     return scale
 
 
+_STACKED_UNIT = re.compile(
+    r"[(,（]\s*(?:en|em|in)?\s*(?:(?P<billion>miles\s+de\s+millones|mil\s+milh[õo]es)"
+    r"|(?:单位|単位|單位)\s*[:：]?\s*(?P<times>\d+|[十百千])?(?P<unit>[万萬億亿]))",
+    re.IGNORECASE,
+)
+_CJK_UNITS = {"万": 1e4, "萬": 1e4, "億": 1e8, "亿": 1e8}
 _OTHER_UNIT = re.compile(r"[(,（]\s*(?:(?:en|in|im|em|в|на|单位[:：]?|単位[:：]?)\s*)?([^\W\d_]+)", re.IGNORECASE)
 
 
 def _other_language_unit(question: str) -> float:
     """The scale of a unit named in another language: ``(en millones de euros)``, ``(in Millionen)``, ``（单位：亿元）``,
     ``(млрд долларов)``."""
+    stacked = _STACKED_UNIT.search(question)
+    if stacked is not None:  # "(en miles de millones de dólares)", "（单位：十亿美元）", "（単位：10億ドル）"
+        if stacked.group("billion"):
+            return 1e9
+        times = stacked.group("times") or ""
+        times_value = float(times) if times.isdigit() else {"": 1.0, "十": 10.0, "百": 100.0, "千": 1000.0}[times]
+        return times_value * _CJK_UNITS[stacked.group("unit")]
     match = _OTHER_UNIT.search(question)
     if match is None:
         return 1.0
@@ -317,6 +330,7 @@ class _Question:
     points: bool = False  # the question asks in percentage points
     hours: bool = False  # the question asks in hours
     counted: re.Pattern[str] | None = None  # "How many states …?": the counted noun after a number ("3 states")
+    change: bool = False  # the question asks for a change ("percentage change", "by how much did … fall")
 
     @classmethod
     def read(cls, answer_type: str, labels: tuple[str, ...], question: str | None) -> _Question:
@@ -342,7 +356,7 @@ class _Question:
                    decrease, aggregate, qualifiers - _options(text, index), bool(_DIFFERENCE_QUESTION.search(text)), kind,
                    _lettered_options(text, index) if answer_type == "label" and "(" in text else {}, _asked_measure(question),
                    bool(_RANK_WORD.search(text)), bool(_POINTS.search(text)), bool(_HOURS_QUESTION.search(text)),
-                   _counted_noun(text) if answer_type == "number" else None)
+                   _counted_noun(text) if answer_type == "number" else None, bool(_CHANGE_QUESTION.search(text)))
 
 
 _OWN_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -1222,6 +1236,10 @@ def _read_number(piece: str, question: _Question) -> Verdict:
     else:
         candidates = [n for n in candidates if not _COMPARED_AMOUNT.match(piece, n.end)] or candidates
     candidates = [n for n in candidates if not _CONTEXT_BEFORE.search(piece[max(0, n.start - 24):n.start])] or candidates
+    if not question.change and not question.difference and not question.points:  # "fell by $2.6 billion to $16.3 billion": the level, not the change
+        levels = [n for n in candidates if _TO_LEVEL.search(piece, max(0, n.start - 8), n.start)]
+        if levels:
+            candidates = [n for n in candidates if not _BY_CHANGE.search(piece, max(0, n.start - 8), n.start)] or candidates
     if not question.ratio:  # "47.5 billion, up from 15.0 billion, an increase of about 3.2 times": the multiple is a comparison
         candidates = [n for n in candidates if not _MULTIPLE_AFTER.match(piece, n.end) and piece[n.end - 1:n.end] not in "x×"] or candidates
     if question.aggregate_kind is None:  # "about 11% of Alphabet's total revenue of $76.7 billion": the whole, not the part
@@ -1243,6 +1261,9 @@ def _read_number(piece: str, question: _Question) -> Verdict:
     return Verdict(ANSWER, (after_copula or candidates)[0])
 
 
+_CHANGE_QUESTION = re.compile(r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|grow(?:th|n)?|grew|rise|rose|fall|fell|decline[sd]?|drop(?:ped)?|by\s+how\s+much)\b", re.IGNORECASE)
+_BY_CHANGE = re.compile(r"\bby\s+(?:about\s+|around\s+)?[$€£¥]?\s?$", re.IGNORECASE)
+_TO_LEVEL = re.compile(r"\bto\s+(?:about\s+|around\s+)?[$€£¥]?\s?$", re.IGNORECASE)
 _HEDGES = ("hedge", "range")  # two candidates ("30 or 40"), a range too wide to be one answer ("between 30 and 40")
 _WHOLE_BEFORE = re.compile(r"\b(?:total|overall|combined|whole|entire)(?:\s+[^\W\d_]+){0,3}\s+(?:of|was|is|at)\s+(?:about\s+|around\s+)?[$€£¥]?\s?$", re.IGNORECASE)
 _MULTIPLE_AFTER = re.compile(r"\s*(?:times|fold|mal|fois|veces|vezes|volte|раз\w*|倍)\b|-fold\b", re.IGNORECASE)
@@ -1375,11 +1396,16 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     excluded: set[str] = set()
     plain: list[str] = []
     hedged = False
+    compared = False  # the clause before named the items it was compared against
     for clause_index, start in enumerate(bounds):
         end = bounds[clause_index + 1] if clause_index + 1 < len(bounds) else len(piece)
         in_clause = [m for m in found if start <= m.start < end]
         if _CONCESSIVE.match(piece, start):
             continue  # "Dubai, …, though Riyadh is close", "although some sources put Japan ahead": an aside, not a claim
+        if compared and in_clause and _JOINED_TAIL.search(piece, max(0, start - 5), start) and not _POLARITY.search(piece[start:end]):
+            excluded.update(m.label for m in in_clause)  # "well above that of Reform UK (10.7%) and Conservative (8.0%)"
+            continue
+        compared = False
         runner_up = _RUNNER_UP.search(piece, start, end) if not question.ranked and in_clause else None
         if runner_up is not None:  # "July is the highest … January is the second-highest month": a place below the asked one
             excluded.add(min(in_clause, key=lambda m: abs(m.start - runner_up.start())).label)
@@ -1404,6 +1430,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
             winners, losers = verdict
             polar.extend(winners)
             excluded.update(losers)
+            compared = bool(losers) and not winners
             continue
         kept = [m for m in in_clause if not _negated(piece, m)]
         excluded.update(m.label for m in in_clause if _negated(piece, m))
@@ -1428,6 +1455,7 @@ def _read_label(piece: str, question: _Question, *, alone: bool) -> Verdict:
     return Verdict(REFUSED) if len(remaining) > 1 and alone else Verdict(NOTHING)
 
 
+_JOINED_TAIL = re.compile(r"\b(?:and|or|und|et|y|e)\s*$", re.IGNORECASE)
 _YEAR_OR = re.compile(r"\b(?:19|20)\d\d\s+or\s+$")
 _OR_YEAR = re.compile(r"\s+or\s+(?:19|20)\d\d\b")
 _RELATIVE_EXTREME = re.compile(r"\s*(?:which|that|the\s+(?:highest|largest|most|lowest|smallest|least)\b)(?:\s+(?:is|was|are|were|makes?|made|gives?))?\s+", re.IGNORECASE)

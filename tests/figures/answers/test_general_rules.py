@@ -944,3 +944,54 @@ def test_a_sentence_that_refers_back_to_the_asked_category_speaks_of_it():
 )
 def test_a_range_no_wider_than_the_tolerance_is_one_answer(output, target, expected):
     assert grade(output, target, "number", question="What share said yes (%)?").correct is expected
+
+
+@pytest.mark.parametrize(
+    ("output", "target"),
+    [
+        ("Según el gráfico, India registró un déficit comercial de 46 mil millones de dólares.", "-46"),
+        ("Согласно графику, в 2023 году у Японии наблюдался дефицит торгового баланса в размере 293 млрд долларов.", "-293"),
+        ("في عام 2015، انخفضت القيمة بنسبة 8.5%.", "-8.5"),
+        ("En 2016, la valeur a reculé de 6,7 %.", "-6.7"),
+        ("2017 में मान 21.4% घटा।", "-21.4"),
+        ("चार्ट के अनुसार, 2023 में जापान का 472 अरब डॉलर का व्यापार घाटा रहा।", "-472"),
+        ("Secondo il grafico, la Germania ha registrato un disavanzo commerciale di 812 miliardi di dollari.", "-812"),
+    ],
+)
+def test_signs_in_words_and_years_in_more_languages(output, target):
+    assert grade(output, target, "number", question="What is the value (in billions)?").correct
+    assert not grade(output, target.lstrip("-"), "number", question="What is the value (in billions)?").correct
+
+
+@pytest.mark.parametrize(
+    ("question", "scale"),
+    [
+        ("¿Qué valor muestra el gráfico para India? (en miles de millones de dólares)", 1e9),
+        ("图中墨西哥的数值是多少？（单位：百万）", 1e6),
+        ("图中中国的数值是多少？（单位：十亿美元）", 1e9),
+        ("グラフにおける値はいくつですか？（単位：10億ドル）", 1e9),
+        ("图中的数值是多少？（单位：亿元）", 1e8),
+    ],
+)
+def test_units_asked_in_stacked_scale_words(question, scale):
+    from rend_equiv_dataset.figures.answers.parse import question_scale
+
+    assert question_scale(question) == scale
+
+
+def test_items_joined_to_a_comparison_are_what_it_compared_against():
+    labels = ("Labour", "Conservative", "Reform UK", "Liberal Democrats")
+    output = "Looking at the chart, the Lib Dems rank first. Its value of 32.0% is well above that of Reform UK (10.7%) and Conservative (8.0%)."
+    assert not grade(output, "Conservative", "label", question="Which party has the highest value?", labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("question", "target"),
+    [
+        ("What was Alphabet's revenue in Q4 2021 (in billions of US dollars)?", "60.7"),
+        ("By how much did Alphabet's revenue fall in Q4 2021 (in billions of US dollars)?", "-13.8"),
+    ],
+)
+def test_a_change_by_an_amount_to_a_level_answers_the_level_unless_the_change_is_asked(question, target):
+    output = "Between Q3 2021 and Q4 2021, Alphabet's revenue fell by $13.8 billion to $60.7 billion."
+    assert grade(output, target, "number", question=question).correct
