@@ -83,6 +83,7 @@ PARTIES: tuple[tuple[tuple[str, bool], ...], ...] = (
     (("Democrats", False), ("Democratic", False), ("Democratic Party", False), ("Dems", False), ("Dem", False)),
     (("Conservative", False), ("Conservatives", False), ("Conservative Party", False), ("Tories", False), ("Tory", False)),
     (("Labour", False), ("Labour Party", False)),
+    (("Liberal Democrats", False), ("Lib Dems", False), ("Lib Dem", False), ("LibDems", False), ("Liberal Democrat", False)),
 )
 """The parties a US or UK chart names, by the names and nicknames the press gives them (``GOP``, ``Tories``)."""
 
@@ -119,6 +120,7 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
         names.extend((name, False) for name in _named(_language_names(), key))
     if _HAN.search(label):
         names.extend(_pinyin(label))
+    names.extend((name, False) for name in _age_group_names(label))
     outer, inner = _parts(label)
     for part in (outer, inner):
         if part and len(_key(part)) >= 2:
@@ -128,6 +130,26 @@ def other_names(label: str) -> tuple[tuple[str, bool], ...]:
     if initials:
         names.append((initials, True))
     return tuple(dict.fromkeys(name for name in names if _key(name[0]) and _key(name[0]) != key))
+
+
+_AGE_RANGE = re.compile(r"\s*(?:ages?\s+)?(\d{1,3})\s*(?:-|–|to)\s*(\d{1,3})\s*(?:years?)?\s*")
+_AGE_OVER = re.compile(r"\s*(?:ages?\s+)?(\d{1,3})\s*(?:\+|and\s+(?:over|older|above)|or\s+older)\s*(?:years?)?\s*")
+
+
+def _age_group_names(label: str) -> list[str]:
+    """How an age group's label is written in prose: ``18-29`` is also "18 to 29", "18- to 29-year-olds",
+    "ages 18 to 29"; ``65+`` is "65 and older", "65 and over", "65 or older", "65-plus"."""
+    span = _AGE_RANGE.fullmatch(label)
+    if span is not None:
+        low, high = span.groups()
+        return [f"{low}-{high}", f"{low} to {high}", f"{low}- to {high}-year-olds", f"{low} to {high} year olds",
+                f"ages {low} to {high}", f"aged {low} to {high}", f"{low}-{high} year olds", f"{low}-{high}-year-olds"]
+    over = _AGE_OVER.fullmatch(label)
+    if over is not None:
+        age = over.group(1)
+        return [f"{age}+", f"{age} and older", f"{age} and over", f"{age} or older", f"{age}-plus", f"{age} plus",
+                f"{age} and above", f"ages {age} and older", f"aged {age} and over"]
+    return []
 
 
 _PARENTHESES = re.compile(r"\s*(.*?)\s*\(\s*([^()]+?)\s*\)\s*")

@@ -401,11 +401,12 @@ def _judge(text: str, found: list[Number]) -> list[Number]:
     for i in range(len(found) - 1):
         left, right = found[i], found[i + 1]
         between = _ARTICLE_AFTER.sub("", " ".join(text[left.end:right.start].split()).lower())  # "entre el 15 % y el 17 %"
+        between = _CURRENCY_AFTER.sub("", between)  # "between 12.4 and $12.9 billion"
         if between.strip("() ") in _OPERATORS:  # "(55 + 52) / 2"
             between = between.strip("() ")
         before = text[max(0, left.start - 20):left.start]
         if text[left.end:right.start] == "-" and not _followed_by_operator(text, right.end) and not _EQUALS_AFTER.match(text, right.end) and (
-            _HEDGE_BEFORE.search(before) or (right.percent and not left.percent)
+            _HEDGE_BEFORE.search(before) or (right.percent and not left.percent) or _RANGE_WORD_AFTER.match(text, right.end)
         ):  # "approximately 60-62%", "in the range of 170-175%": a range written with a hyphen, not a subtraction
             roles[i] = roles[i + 1] = "range"
         elif between in _OPERATORS:
@@ -462,6 +463,9 @@ def _narrow_ranges(judged: list[Number]) -> list[Number]:
     return out
 
 
+_CURRENCY_AFTER = re.compile(r"(?<=\S)\s*[$€£¥]$")
+_RANGE_WORD_AFTER = re.compile(r"\s?(?:%|°\s?[CF]|[^\W\d_]{1,6})?\s*(?:range|band|bracket)\b", re.IGNORECASE)
+"""A unit and "range" after a hyphenated pair ("in the 31.7–32.8°C range", "the 292–302 TWh range")."""
 _EQUALS_AFTER = re.compile(r"\s*[%]?\s*(?:=|≈|equals\b|is\b)")
 
 

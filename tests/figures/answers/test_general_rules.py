@@ -995,3 +995,29 @@ def test_items_joined_to_a_comparison_are_what_it_compared_against():
 def test_a_change_by_an_amount_to_a_level_answers_the_level_unless_the_change_is_asked(question, target):
     output = "Between Q3 2021 and Q4 2021, Alphabet's revenue fell by $13.8 billion to $60.7 billion."
     assert grade(output, target, "number", question=question).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target"),
+    [
+        ("Looking at the chart, 18- to 29-year-olds rank first, at 51%.", "18-29"),
+        ("Adults 65 and older had the highest share.", "65+"),
+        ("Those aged 30 to 49 led.", "30-49"),
+    ],
+)
+def test_age_groups_as_prose_writes_them(output, target):
+    labels = ("18-29", "30-49", "50-64", "65+")
+    assert grade(output, target, "label", question="Which age group had the highest share?", labels=labels).correct
+    assert not grade(output, "50-64", "label", question="Which age group had the highest share?", labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target", "expected"),
+    [
+        ("Based on the axis, I'd put Vienna in the 31.7–32.8°C range.", "32.2", True),
+        ("The value for Q1 2022 is somewhere between 12.4 and $12.9 billion.", "12.6", True),
+        ("Based on the axis, I'd put Wind in the 250–302 TWh range.", "296", False),  # wider than the tolerance
+    ],
+)
+def test_ranges_written_with_a_unit_and_a_currency_sign(output, target, expected):
+    assert grade(output, target, "number", question="What is the value?").correct is expected
