@@ -450,8 +450,8 @@ def _narrow_ranges(judged: list[Number]) -> list[Number]:
         left = judged[i]
         right = judged[i + 1] if i + 1 < len(judged) else None
         if left.role == "range" and right is not None and right.role == "range" and not left.year and not right.year:
-            scale = right.scale if left.scale == 1.0 else left.scale
-            low, high = left.value * left.scale / scale, right.value * right.scale / scale
+            scale = right.scale if left.scale == 1.0 else left.scale  # "12.4 and 12.9 billion": one scale word for both
+            low, high = (left.value if left.scale == 1.0 else left.value * left.scale / scale), right.value * right.scale / scale
             middle = (low + high) / 2
             if low < high and middle and high - low <= NARROW_RANGE * abs(middle) + 1e-12:
                 out.append(right._replace(value=middle, scale=scale, percent=left.percent or right.percent, start=left.start,

@@ -228,7 +228,8 @@ VERBOSE = [
     ("exports", "Japan's exports are 28. Wait, let me recheck: the bar ends at 30.5.", "30.5", "correction"),
     ("exports", "I initially read 25, but the correct reading is 30.5.", "30.5", "correction"),
     ("exports", "Japan's exports are 30 or 31 bn USD.", None, "hedge"),
-    ("exports", "Japan's exports are somewhere between 30 and 31 bn USD.", None, "hedge"),
+    ("exports", "Japan's exports are somewhere between 30 and 31 bn USD.", "30.5", "narrow-range"),  # within the tolerance
+    ("exports", "Japan's exports are somewhere between 28 and 33 bn USD.", None, "hedge"),
     ("exports", "It could be 30 or 35; the chart is blurry.", None, "hedge"),
     ("exports", "Japan's exports are not 12 but 30.5 bn USD.", "30.5", "negation"),
     ("exports", "The value is not 12; it is 30.5.", "30.5", "negation"),
