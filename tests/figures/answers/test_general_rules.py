@@ -1021,3 +1021,9 @@ def test_age_groups_as_prose_writes_them(output, target):
 )
 def test_ranges_written_with_a_unit_and_a_currency_sign(output, target, expected):
     assert grade(output, target, "number", question="What is the value?").correct is expected
+
+
+@pytest.mark.parametrize("output", ["It's most likely India, though South Africa is close.", "Most probably India."])
+def test_most_likely_is_no_superlative_of_the_measure(output):
+    labels = ("Sweden", "South Africa", "India", "Germany")
+    assert grade(output, "India", "label", question="Which country had the lowest share of renewables?", labels=labels).correct
