@@ -124,7 +124,7 @@ _STRONG_CORRECTION = re.compile(
     r"|r[äa]ttelse|koreksi|s[ửu]a\s+l[ạa]i"
     r"|moment(?=\s*[,:!\u2013\u2014-])|warte|pens[áa]ndolo\s+bien|mir[áa]ndolo\s+(?:mejor|bien)|me\s+equivoqu[ée]|espera(?=\s*[,:!])"
     r"|aspetta|guardando\s+meglio|mi\s+correggo|pensando\s+bem|me\s+enganei|attendez|attends|je\s+me\s+corrige|je\s+rectifie"
-    r"|wacht(?=\s*[,:!])|хотя\s+нет|подожди|ошиб(?:ся|лась)|если\s+присмотреться|przepraszam|pomy[łl]ka|bekle(?=\s*[,:!])"
+    r"|wacht(?=\s*[,:!])|хотя\s+нет|подожди\w*|ошиб(?:ся|лась)|неправильно\s+прочита\w*|esper[ae](?=\s*[,:!\u2014\u2013])|khoan\s+[đd][ãa]|[đd][ọo]c\s+nh[ầa]m|если\s+присмотреться|przepraszam|pomy[łl]ka|bekle(?=\s*[,:!])"
     r"|but\s+(?:the\s+)?(?:chart|graph|figure|plot|image|data|bar|line)\s+(?:itself\s+)?(?:shows?|indicates?|says|reads|gives))\b"
     r"|\b(?:no|non|nein|nee|нет|não)\s*(?:[,.!:\u2014\u2013]|-\s)|[?？]\s*(?:no|non|nein|nope|нет|não)\b|不对|不是|其实|实际上|等一下|等等|稍等|更正|纠正|いや|いいえ|訂正|実は|実際(?:に)?は|待って|아니|정정|실제로는|사실은|잠깐|تصحيح|في\s+الواقع|सुधार",
     re.IGNORECASE,

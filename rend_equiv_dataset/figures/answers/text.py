@@ -196,9 +196,11 @@ OTHER_MARKER_WINDOW = 4000
 """Characters at the end of an output searched for an answer marker in another language."""
 
 _OTHER_MARKER = re.compile(
-    r"(?:\b(?:(?:die\s+)?(?:endg[üu]ltige\s+)?antwort(?:\s+lautet|\s+ist)?|(?:la\s+)?r[ée]ponse(?:\s+finale)?(?:\s+est)?"
-    r"|(?:la\s+)?respuesta(?:\s+final)?(?:\s+es)?|(?:la\s+)?risposta(?:\s+finale)?(?:\s+[èe])?|(?:a\s+)?resposta(?:\s+final)?(?:\s+[ée])?"
-    r"|(?:het\s+)?antwoord(?:\s+is)?|(?:окончательный\s+)?ответ|cevap|yan[ıi]t|odpowied[źz]|jawaban|(?:c[âa]u\s+tr[ảa]\s+l[ờo]i|[đd][áa]p\s+[áa]n))\s*[:：]?"
+    r"(?:\b(?:(?:die\s+)?(?:endg[üu]ltige\s+|richtige\s+)?antwort(?:\s+lautet|\s+ist)?|(?:la\s+)?(?:bonne\s+)?r[ée]ponse(?:\s+(?:finale|correcte))?(?:\s+est)?"
+    r"|(?:la\s+)?respuesta(?:\s+(?:final|correcta))?(?:\s+es)?|(?:la\s+)?risposta(?:\s+(?:finale|corretta|giusta))?(?:\s+[èe])?"
+    r"|(?:a\s+)?resposta(?:\s+(?:final|correta|certa))?(?:\s+[ée])?"
+    r"|(?:het\s+)?(?:juiste\s+)?antwoord(?:\s+is)?|(?:окончательный\s+|правильный\s+)?ответ|cevap|yan[ıi]t|odpowied[źz]|jawaban"
+    r"|(?:c[âa]u\s+tr[ảa]\s+l[ờo]i|[đd][áa]p\s+[áa]n)(?:\s+[đd][úu]ng)?(?:\s+l[àa])?)\s*[:：\u2014\u2013]?"
     r"|(?:الإجابة|الاجابة|الجواب)(?:\s+النهائية)?\s*[:：]|उत्तर\s*[:：]"
     r"|(?:最终)?答案(?:是|为|：|:)|回答(?:：|:|は)|答え(?:は|：|:)|정답(?:은|:|：)|답(?::|：))\s*",
     re.IGNORECASE,
@@ -215,7 +217,7 @@ def _other_language_marker(text: str, start: int) -> int | None:
     Polish, Indonesian, Vietnamese, Arabic, Hindi, Chinese, Japanese or Korean."""
     end = None
     for match in _OTHER_MARKER.finditer(text, start):
-        if match.group(0).rstrip()[-1:] in ":：是为はは은" or re.search(r"(?:ist|lautet|est|es|è|é|is)\s*$", match.group(0), re.IGNORECASE):
+        if match.group(0).rstrip()[-1:] in ":：是为はは은\u2014\u2013" or re.search(r"(?:ist|lautet|est|es|è|é|is|là|la)\s*$", match.group(0), re.IGNORECASE):
             end = match.end()
     return end
 

@@ -1027,3 +1027,16 @@ def test_ranges_written_with_a_unit_and_a_currency_sign(output, target, expected
 def test_most_likely_is_no_superlative_of_the_measure(output):
     labels = ("Sweden", "South Africa", "India", "Germany")
     assert grade(output, "India", "label", question="Which country had the lowest share of renewables?", labels=labels).correct
+
+
+@pytest.mark.parametrize(
+    ("output", "target"),
+    [
+        ("Ответ: 371 млн\n\nПодождите, я неправильно прочитал ось. Столбец доходит до 476 млн, поэтому правильный ответ — 476 млн.", "476"),
+        ("Đáp án: 83%\n\nKhoan đã, tôi đọc nhầm trục. Cột đạt tới 61%, vì vậy đáp án đúng là 61%.", "61"),
+        ("Resposta: 22,1%\n\nEspere, li o eixo errado. A barra chega a 16,4%, então a resposta correta é 16,4%.", "16.4"),
+        ("Réponse : 30\n\nAttendez, la bonne réponse est 42.", "42"),
+    ],
+)
+def test_a_correct_answer_named_after_a_correction_in_other_languages(output, target):
+    assert grade(output, target, "number", question="What is the value?").correct
