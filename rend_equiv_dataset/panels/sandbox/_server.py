@@ -720,7 +720,7 @@ def set_attributes(obj, values):
         raise CandidateError("malformed value in reply")
     values = list(values)
     for name, _ in values:  # an entry its class's data descriptor hides (``__class__``, a function's ``__defaults__``)
-        found = next((vars(klass)[name] for klass in type(obj).__mro__ if name in vars(klass)), None)
+        found = class_member(type(obj), name)
         if found is not None and (hasattr(type(found), "__set__") or hasattr(type(found), "__delete__")):
             raise CandidateError("malformed value in reply")
     attrs.clear()
@@ -755,14 +755,17 @@ def class_named(where, name, namespace):
     return None
 
 
+def class_member(klass, name, *, with_object=True):
+    """What ``klass`` (through its MRO, ``object`` too unless ``with_object`` is False) defines as ``name``, or None."""
+    bases = klass.__mro__ if with_object else klass.__mro__[:-1]
+    return next((vars(base)[name] for base in bases if name in vars(base)), None)
+
+
 def shadows_method(klass, name):
     """Whether an instance attribute ``name`` would hide what ``klass`` defines as a function, a method or another
     descriptor: the trusted methods calling ``self.name`` would call what the candidate put there instead."""
-    for base in klass.__mro__[:-1]:  # ``object``'s own names aside
-        member = vars(base).get(name)
-        if member is not None:
-            return callable(member) or hasattr(type(member), "__get__")
-    return False
+    member = class_member(klass, name, with_object=False)  # ``object``'s own names aside
+    return member is not None and (callable(member) or hasattr(type(member), "__get__"))
 
 
 def rebuild_object(tag_value, depth, memo):
