@@ -36,6 +36,7 @@ import array
 import builtins
 import collections
 import ctypes
+import dataclasses
 import datetime
 import decimal
 import enum
@@ -43,6 +44,7 @@ import errno
 import fcntl
 import fractions
 import functools
+import gc
 import io
 import ipaddress
 import itertools
@@ -367,8 +369,18 @@ def encode(value, depth=0, memo=None):
             made = kind.__reduce__(value)
             state = made[2] if len(made) > 2 else None
             return {"$lc": [LIBRARY_CALLABLES[kind], encode(list(made[1]), depth + 1, memo), encode(state, depth + 1, memo)]}
+        if kind is LRU_WRAPPER and type(value.__wrapped__) is FUNCTION:  # ``functools.lru_cache``: its function, cached there
+            if (ref := memo.seen(value)) is not None:  # (numbered first: a recursive function names its own wrapper)
+                return ref
+            made = value.cache_parameters()
+            return {"$lru": [made["maxsize"], made["typed"], encode(value.__wrapped__, depth + 1, memo)]}
+        if kind is KEY_WRAPPER and len(parts := [p for p in gc.get_referents(value) if p is not kind]) == 1:
+            return {"$ck": encode(parts[0], depth + 1, memo)}  # ``functools.cmp_to_key(f)``: by its comparison
         if kind is BUILTIN_METHOD and not isinstance(value.__self__, type(sys)) and type(name) is str:
             # ``counts.get``: the method of a value the tests hold, bound to that value as it crosses
+            return {"$bm": [encode(value.__self__, depth + 1, memo), name]}
+        if kind is types.MethodType and type(name) is str and class_member(type(value.__self__), name) is value.__func__:
+            # ``recorder.record``: a method of the tests' object, bound to the object's copy (its class shipped)
             return {"$bm": [encode(value.__self__, depth + 1, memo), name]}
         if kind is FUNCTION:
             if (ref := memo.seen(value)) is not None:  # numbered: returned by the candidate, it is the tests' own
@@ -520,12 +532,18 @@ def ship_function(function, depth, memo):
 CLASS_PLUMBING = frozenset({"__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"})
 
 
+DATACLASS_OWN = frozenset({"__dataclass_fields__", "__dataclass_params__", "__match_args__", "__annotations__"})
+DATACLASS_PARAMS = ("init", "repr", "eq", "order", "unsafe_hash", "frozen")
+
+
 def ship_class(klass, depth, memo):
-    """``[[name, "fn" | "val", payload], ...]``: what a class of the tests defines, for :func:`rebuild_class`; a
-    member that cannot cross (a property, a static method) makes the class refused."""
-    members = []
+    """``[[name, "fn" | "val" | "dc", payload], ...]``: what a class of the tests defines, for :func:`rebuild_class`;
+    a member that cannot cross (a property, a static method) makes the class refused. A dataclass crosses as its
+    own methods and its recipe (``dc``: the decorator's parameters and the fields), made a dataclass again there."""
+    dataclass = "__dataclass_fields__" in vars(klass)
+    members = [["__dataclass__", "dc", dataclass_recipe(klass, depth, memo)]] if dataclass else []
     for name, member in vars(klass).items():
-        if name in CLASS_PLUMBING:
+        if name in CLASS_PLUMBING or dataclass and (name in DATACLASS_OWN or made_by_dataclass(name, member)):
             continue
         if type(member) is FUNCTION:
             members.append([name, "fn", ship_function(member, depth, memo)])
@@ -536,18 +554,70 @@ def ship_class(klass, depth, memo):
     return members
 
 
+def made_by_dataclass(name, member):
+    """Whether a dataclass's member is one the decorator wrote (it writes it again in the child): a method it
+    compiled (``__init__``, ``__eq__``...), its ``__repr__`` wrapper, or the ``__hash__ = None`` of ``eq``."""
+    if name == "__hash__" and member is None:
+        return True
+    code = getattr(member, "__code__", None) if type(member) is FUNCTION else None
+    return code is not None and (code.co_qualname.startswith("__create_fn__.") or code.co_filename == dataclasses.__file__)
+
+
+def dataclass_recipe(klass, depth, memo):
+    """``[parameters, fields]`` of a dataclass of the tests: ``fields`` as ``[name, default, factory, init, repr,
+    compare, hash, kw_only]`` (``default`` ``[]`` where it has none, else ``[value]``); a ``ClassVar`` or ``InitVar``
+    field, whose annotation would have to cross, makes the class refused."""
+    own = vars(klass)["__dataclass_fields__"]
+    fields = dataclasses.fields(klass)
+    if len(fields) != len(own):
+        raise TypeError(f"a ClassVar or InitVar field of {klass.__name__}")
+    params = vars(klass)["__dataclass_params__"]
+    recipe = []
+    for field in fields:
+        default = [] if field.default is dataclasses.MISSING else [encode(field.default, depth + 1, memo)]
+        factory = None if field.default_factory is dataclasses.MISSING else encode(field.default_factory, depth + 1, memo)
+        recipe.append([field.name, default, factory, field.init, field.repr, field.compare, field.hash, field.kw_only])
+    return [{name: getattr(params, name) for name in DATACLASS_PARAMS}, recipe]
+
+
+def make_dataclass(klass, recipe, depth, memo):
+    """In the child: ``klass`` (its own methods set) made the dataclass :func:`dataclass_recipe` describes."""
+    params, fields = recipe
+    annotations = {}
+    for name, default, factory, init, shown, compare, hashed, kw_only in fields:
+        annotations[name] = object  # (a string would be looked up in the class's module)
+        options = {"default": decode(default[0], depth + 1, memo)} if default else {}
+        if factory is not None:
+            options["default_factory"] = decode(factory, depth + 1, memo)
+        setattr(klass, name, dataclasses.field(init=init, repr=shown, compare=compare, hash=hashed, kw_only=kw_only, **options))
+    klass.__annotations__ = annotations
+    dataclasses.dataclass(klass, **{name: bool(params[name]) for name in DATACLASS_PARAMS})
+
+
 def rebuild_class(tree, depth, memo):
-    """In the child: a class of the tests (:func:`ship_class`), with the same name, its functions rebuilt."""
+    """In the child: a class of the tests (:func:`ship_class`), with the same name, its functions rebuilt.
+    The class is numbered (``memo``) before its members are decoded, so a method naming the class itself
+    (``return Pair(self.b, self.a)``) finds it; as a class statement does, an ``__eq__`` without a
+    ``__hash__`` leaves the class unhashable."""
     if type(tree) is not list or len(tree) != 2 or type(tree[0]) is not str or not tree[0].isidentifier() or type(tree[1]) is not list:
         raise CandidateError("malformed value")
     name, entries = tree
-    body = {"__module__": "__tests__", "__qualname__": name}
+    klass = memo.built(type(name, (object,), {"__module__": "__tests__", "__qualname__": name}))
+    defined, recipe = set(), None
     for entry in entries:
         if type(entry) is not list or len(entry) != 3 or type(entry[0]) is not str or entry[0] in CLASS_PLUMBING:
             raise CandidateError("malformed value")
         member, kind, payload = entry
-        body[member] = rebuild_function(payload, depth + 1, memo) if kind == "fn" else decode(payload, depth + 1, memo)
-    return type(name, (object,), body)
+        if kind == "dc":
+            recipe = payload
+            continue
+        setattr(klass, member, rebuild_function(payload, depth + 1, memo) if kind == "fn" else decode(payload, depth + 1, memo))
+        defined.add(member)
+    if recipe is not None:
+        make_dataclass(klass, recipe, depth, memo)
+    elif "__eq__" in defined and "__hash__" not in defined:
+        klass.__hash__ = None
+    return klass
 
 
 def rebuild_function(tree, depth, memo):
@@ -586,7 +656,7 @@ def object_state(value, kind, depth, memo):
     (a ``namedtuple``) by its items; a plain object by its attributes. Rebuilt with the tests' class,
     its ``==`` is the trusted one; ``fallback`` (an enum's plain value, or whether a tuple may cross as
     a tuple) is used where the server has no such class. None for anything else."""
-    where = class_name(kind)
+    where = class_name(kind) or structseq_name(kind)
     if where is None:
         return None
     if isinstance(value, enum.Enum):
@@ -623,9 +693,28 @@ def object_state(value, kind, depth, memo):
         return None
     if type(attrs) is not dict or not all(type(k) is str for k in attrs):
         return None
+    shipped = tests_class(kind, depth, memo) if where[0] == "own" else None  # numbered before the object, as decoded
     if (ref := memo.seen(value)) is not None:
         return ref
-    return {"$o": [*where, "object", [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs)], None]}
+    form = [*where, "object", [[k, encode(v, depth + 1, memo)] for k, v in dict.items(attrs)], None]
+    return {"$o": form if shipped is None else [*form, shipped]}
+
+
+def tests_class(kind, depth, memo):
+    """For an object the tests send the candidate: its class as the child rebuilds it (``$cls``, or a reference
+    to it), used there where the candidate's program has no class of that name (the test file's own
+    ``class Rec``); None on the way back, and for a class that cannot cross (:func:`ship_class`)."""
+    if memo.proxy is None:
+        return None
+    mark = memo.mark()
+    try:
+        shipped = encode(kind, depth + 1, memo)
+    except TypeError:
+        shipped = None
+    if type(shipped) is dict and next(iter(shipped)) in ("$cls", "$ref"):
+        return shipped
+    memo.undo(mark)
+    return None
 
 
 CONTAINERS = {"list": list, "dict": dict, "set": set, "frozenset": frozenset}
@@ -738,6 +827,15 @@ def class_name(kind):
     return ["own", qualname] if qualname.isidentifier() else None
 
 
+def structseq_name(kind):
+    """``["lib", "sys:float_info"]`` for a structseq of the interpreter whose type keeps its module only in its C
+    name (``sys.float_info``, ``sys.flags``, ``sys.version_info``), None for anything else."""
+    if not issubclass(kind, tuple) or type.__dict__["__flags__"].__get__(kind) & HEAP_TYPE or "n_fields" not in vars(kind):
+        return None
+    module = type.__dict__["__module__"].__get__(kind)
+    return ["lib", f"{module}:{type.__dict__['__qualname__'].__get__(kind)}"] if stdlib_module(module) else None
+
+
 def class_named(where, name, namespace):
     """The class ``where``/``name`` names (:func:`class_name`) on this side: a standard-library class of
     a module already loaded, or a class the trusted code of ``namespace`` defined; None if none."""
@@ -770,10 +868,13 @@ def shadows_method(klass, name):
 
 def rebuild_object(tag_value, depth, memo):
     """The object an ``$o`` tree describes (:func:`object_state`), with this side's class."""
-    if type(tag_value) is not list or len(tag_value) != 5:
+    if type(tag_value) is not list or not (len(tag_value) == 5 or len(tag_value) == 6 and memo.proxy is None):
         raise CandidateError("malformed value in reply")
-    where, name, form, state, fallback = tag_value
+    where, name, form, state, fallback = tag_value[:5]
     cls = class_named(where, name, memo.namespace)
+    if len(tag_value) == 6:  # in the child: the class of the tests' object, for a program that has none of that name
+        shipped = decode(tag_value[5], depth + 1, memo)
+        cls = shipped if cls is None and isinstance(shipped, type) else cls
     if form == "enum":
         member = (cls.__members__.get(state) if cls is not None and issubclass(cls, enum.Enum) and type(state) is str
                   else None)
@@ -801,6 +902,11 @@ def rebuild_object(tag_value, depth, memo):
                 return cls(items, named)  # the library's structseq constructor: it only stores the fields
             except (TypeError, ValueError):
                 pass
+        single = library_object(*name.partition(":")[::2]) if where == "lib" and type(name) is str else None
+        if type(single) is not type and isinstance(single, tuple) and "n_fields" in vars(type(single)):
+            # a structseq the library refuses to build (``sys.float_info``): the one the library holds, when its content
+            if type(single).__reduce__(single)[1] == (items, named):  # is what the child sent
+                return single
         return items
     elif form in CONTAINERS and where == "own":
         return rebuild_container(cls, form, state, fallback, depth, memo)
@@ -857,6 +963,9 @@ def stdlib_module(name):
 
 
 BUILTIN_METHOD: type = type([].append)
+LRU_WRAPPER: type = functools._lru_cache_wrapper  # what ``functools.lru_cache`` makes of a function
+KEY_WRAPPER: type = type(functools.cmp_to_key(operator.sub))  # what ``functools.cmp_to_key`` makes of a comparison (C code)
+BUILDING = type("Building", (), {"__slots__": ()})()  # a cached function's number while its function is rebuilt
 LIBRARY_CALLABLES = {operator.itemgetter: "operator:itemgetter", operator.attrgetter: "operator:attrgetter",
                      operator.methodcaller: "operator:methodcaller", functools.partial: "functools:partial"}
 """Callable objects of the standard library the tests may pass, rebuilt in the child from their own
@@ -976,11 +1085,23 @@ def decode(value, depth=0, memo=None):
                 found = getattr(decode(inner[0], depth + 1, memo), inner[1], None)
                 if callable(found):
                     return found
+        if tag == "$lru" and memo is not None and memo.proxy is None and type(inner) is list and len(inner) == 3:
+            maxsize, typed, wrapped = inner  # in the child: the tests' function, cached as the tests cache it
+            if (maxsize is None or type(maxsize) is int) and type(typed) is bool:
+                number = memo.mark()
+                memo.built(BUILDING)
+                function = decode(wrapped, depth + 1, memo)
+                if type(function) is FUNCTION:
+                    made = memo.objects[number] = functools.lru_cache(maxsize=maxsize, typed=typed)(function)
+                    scope = function.__globals__  # its own name there is this wrapper (the recursion is cached too)
+                    scope.update((k, made) for k, v in list(scope.items()) if v is BUILDING)
+                    return made
+        if tag == "$ck" and memo is not None and memo.proxy is None:  # in the child: a key from the tests' comparison
+            compare = decode(inner, depth + 1, memo)
+            if callable(compare):
+                return functools.cmp_to_key(compare)
         if tag == "$cls" and memo is not None and memo.proxy is None:  # in the child: a class of the tests
-            number = memo.mark()
-            memo.built(None)
-            memo.objects[number] = rebuild_class(inner, depth, memo)
-            return memo.objects[number]
+            return rebuild_class(inner, depth, memo)
         if tag == "$fc" and memo is not None and memo.proxy is None:  # in the child: a function of the tests
             number = memo.mark()
             memo.built(None)  # numbered before its parts, as the encoder numbered it
