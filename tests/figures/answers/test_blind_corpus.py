@@ -1,4 +1,4 @@
-"""Blind corpora A to M as regression tables: outputs written and labelled by people who had not read the reader.
+"""Blind corpora A to N as regression tables: outputs written and labelled by people who had not read the reader.
 
 Each corpus was frozen (``blind/corpus_*.sha256``) before the reader first
 ran on it; its rows are never relabelled. First blind runs: corpus A 0.873
@@ -47,7 +47,10 @@ and its classes were then worked on (its thresholds are what the reader reaches:
 the reader after the pass: 0.957, verbose 0.925, chain of thought 1.000, multilingual 0.926, 0.7% false
 accepts (the reader as the pass started: 0.953; ``blind/corpus_m_first_run.txt``), its thresholds that run;
 the correction words and "the correct answer is" of its correction rows (Russian, Vietnamese, Portuguese) were
-then added, so every correction row of every corpus is read as its correction (M reaches 0.962).
+then added, so every correction row of every corpus is read as its correction (M reaches 0.962). Corpus N
+(644 outputs) was written by hand, one output at a time, frozen and run once on the reader as it stands: 0.863,
+verbose 0.812, chain of thought 0.861, multilingual 0.769, 0.3% false accepts (``blind/corpus_n_first_run.txt``);
+its thresholds are that run. Hand-written outputs are harder than the template-made L and M, as J and K were.
 """
 
 from __future__ import annotations
@@ -84,6 +87,7 @@ THRESHOLDS = {
     "corpus_k": (0.91, 0.867, 0.867, 0.951, 0.015, 700),  # first blind run, after the fifth pass: 0.877 (verbose 0.791); reached: 0.910
     "corpus_l": (0.98, 0.933, 0.98, 0.993, 0.003, 700),  # first blind run, as the sixth pass started: 0.935; reached: 0.980
     "corpus_m": (0.957, 0.925, 0.925, 1.0, 0.0072, 700),  # first blind run, after the sixth pass: 0.957 (verbose 0.925)
+    "corpus_n": (0.863, 0.769, 0.812, 0.861, 0.004, 640),  # first blind run, hand-written: 0.863 (verbose 0.812, multilingual 0.769)
 }
 
 
@@ -144,6 +148,8 @@ def test_every_correction_row_is_read_as_the_correction(name):
 
 _CORRECTION_CLASS = re.compile(r"correction|wait|recheck|re-check|actually")
 CORRECTION_MISSES = {
+    "n-0543": "blind miss on corpus N's first run: the output stays with '마이크로소프트 애저', a Korean transliteration of "
+              "Microsoft Azure the reader does not know as the label, so no label is read on either side of the recheck",
     "k-0386": "blind miss on corpus K's first run: the correction names 'Die Linke', a German party name the reader "
               "does not know as the label Left",
     "j-0007": "blind miss on corpus J's first run: 'Hmm, rereading, the question asks about FY2021' ends the output "
