@@ -376,11 +376,10 @@ def encode(value, depth=0, memo=None):
             return {"$lru": [made["maxsize"], made["typed"], encode(value.__wrapped__, depth + 1, memo)]}
         if kind is KEY_WRAPPER and len(parts := [p for p in gc.get_referents(value) if p is not kind]) == 1:
             return {"$ck": encode(parts[0], depth + 1, memo)}  # ``functools.cmp_to_key(f)``: by its comparison
-        if kind is BUILTIN_METHOD and not isinstance(value.__self__, type(sys)) and type(name) is str:
-            # ``counts.get``: the method of a value the tests hold, bound to that value as it crosses
-            return {"$bm": [encode(value.__self__, depth + 1, memo), name]}
-        if kind is types.MethodType and type(name) is str and class_member(type(value.__self__), name) is value.__func__:
-            # ``recorder.record``: a method of the tests' object, bound to the object's copy (its class shipped)
+        if type(name) is str and (kind is BUILTIN_METHOD and not isinstance(value.__self__, type(sys))
+                                  or kind is types.MethodType and class_member(type(value.__self__), name) is value.__func__):
+            # ``counts.get``, ``recorder.record``: the method of a value or an object the tests hold, bound to its
+            # copy as it crosses (an object of the tests' class with that class: :func:`tests_class`)
             return {"$bm": [encode(value.__self__, depth + 1, memo), name]}
         if kind is FUNCTION:
             if (ref := memo.seen(value)) is not None:  # numbered: returned by the candidate, it is the tests' own
@@ -903,7 +902,7 @@ def rebuild_object(tag_value, depth, memo):
             except (TypeError, ValueError):
                 pass
         single = library_object(*name.partition(":")[::2]) if where == "lib" and type(name) is str else None
-        if type(single) is not type and isinstance(single, tuple) and "n_fields" in vars(type(single)):
+        if isinstance(single, tuple) and "n_fields" in vars(type(single)):
             # a structseq the library refuses to build (``sys.float_info``): the one the library holds, when its content
             if type(single).__reduce__(single)[1] == (items, named):  # is what the child sent
                 return single
